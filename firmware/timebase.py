@@ -1,0 +1,55 @@
+# Millisecond time with the ESP32's tick arithmetic.
+#
+# The ESP32 port's time.ticks_ms() wraps at 2**30; the unix port's practically
+# never wraps.  All firmware code does its arithmetic here, with the ESP32's
+# period, so that a wrap in the middle of a game is exercised on every
+# machine.  Ticks below 2**30 are also small ints on the chip: no heap use.
+
+TICKS_PERIOD = 1 << 30
+TICKS_MAX = TICKS_PERIOD - 1
+_HALF = TICKS_PERIOD >> 1
+
+
+def ticks_add(ticks, delta):
+    return (ticks + delta) & TICKS_MAX
+
+
+def ticks_diff(end, start):
+    # Signed distance from start to end; correct while |end - start| < 2**29 ms
+    # (about six days), far longer than any game.
+    return ((end - start + _HALF) & TICKS_MAX) - _HALF
+
+
+class SystemClock:
+    """The chip's own millisecond ticks, reduced to the ESP32's period."""
+
+    def __init__(self):
+        import time
+
+        self._ticks = time.ticks_ms
+
+    def ticks_ms(self):
+        return self._ticks() & TICKS_MAX
+
+
+class ManualClock:
+    """A clock that only moves when told to: tests and replays drive it.
+
+    Starts a little before the wrap by default so that every test that runs
+    for more than a few seconds of simulated time crosses it.
+    """
+
+    def __init__(self, start=TICKS_MAX - 5000):
+        self._now = start & TICKS_MAX
+
+    def ticks_ms(self):
+        return self._now
+
+    def advance(self, ms):
+        if ms < 0:
+            raise ValueError("time only moves forward")
+        self._now = (self._now + ms) & TICKS_MAX
+        return self._now
+
+    def set(self, ticks):
+        self._now = ticks & TICKS_MAX

@@ -1,0 +1,88 @@
+"""Get from a bare Python 3.11+ to the project's own virtual environment.
+
+Standard library only: this module runs before anything is installed.  The
+environment lives in `.venv/` at the repository root and is reinstalled
+whenever `pyproject.toml` changes, so a fresh clone and a long-lived checkout
+test the same pinned dependencies.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+VENV = REPO / ".venv"
+STUBS = VENV / "stubs"
+# The ESP32 API stubs go into a folder of their own: on the host's import path
+# they would shadow nothing useful and confuse the CPython tools.
+ESP32_STUBS = "micropython-esp32-stubs==1.29.0.post1"
+
+
+def venv_python():
+    return VENV / "bin" / "python"
+
+
+def venv_bin(name):
+    return VENV / "bin" / name
+
+
+def _stamp():
+    digest = hashlib.sha256((REPO / "pyproject.toml").read_bytes())
+    digest.update(ESP32_STUBS.encode())
+    return digest.hexdigest()
+
+
+def _installed(stamp_file):
+    """The extras installed for the current pyproject.toml, or None if stale."""
+    try:
+        digest, extras = stamp_file.read_text().split("\n")[:2]
+    except (OSError, ValueError):
+        return None
+    return set(extras.split(",")) - {""} if digest == _stamp() else None
+
+
+def _say(message):
+    print("[setup] " + message, file=sys.stderr, flush=True)
+
+
+def _pip(*args):
+    cmd = [str(venv_python()), "-m", "pip", "--disable-pip-version-check", *args]
+    result = subprocess.run(cmd, cwd=REPO)
+    if result.returncode != 0:
+        raise SystemExit("[setup] failed: " + " ".join(cmd))
+
+
+def ensure_environment(extras=("dev",)):
+    """Create or refresh .venv so that it matches pyproject.toml; return its python."""
+    stamp_file = VENV / ".tileclock-stamp"
+    installed = _installed(stamp_file)
+    if installed is not None and set(extras) <= installed and venv_python().exists():
+        return venv_python()
+    extras = sorted(set(extras) | (installed or set()))
+    if not venv_python().exists():
+        _say("creating " + str(VENV))
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    spec = ".[" + ",".join(extras) + "]" if extras else "."
+    _say("installing pinned dependencies (" + spec + ")")
+    _pip("install", "--quiet", "-e", spec)
+    _say("installing the ESP32 API stubs into " + str(STUBS))
+    _pip("install", "--quiet", "--upgrade", "--no-deps", "--target", str(STUBS),
+         ESP32_STUBS, "micropython-stdlib-stubs==1.29.0.post2")
+    stamp_file.write_text(_stamp() + "\n" + ",".join(extras) + "\n")
+    return venv_python()
+
+
+def inside_environment():
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def reexec_inside(module, argv, extras=("dev",)):
+    """Run `python -m module argv...` inside the project's environment."""
+    python = ensure_environment(extras)
+    if inside_environment():
+        return
+    os.chdir(REPO)
+    os.execv(str(python), [str(python), "-m", module, *argv])

@@ -1,0 +1,12 @@
+import sys
+from pathlib import Path
+
+from tests.mpy_plugin import pytest_addoption, pytest_collect_file  # noqa: F401 (hooks)
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Firmware tests import firmware modules by their device names; under CPython
+# the fakes stand in for the chip exactly as they do under MicroPython.
+for extra in (REPO / "tests" / "firmware", REPO / "host_tools" / "fakes", REPO / "firmware"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))

