@@ -86,3 +86,25 @@ def reexec_inside(module, argv, extras=("dev",)):
         return
     os.chdir(REPO)
     os.execv(str(python), [str(python), "-m", module, *argv])
+
+
+# Debian packages the browser tests of the simulator drive.  Installed only
+# when missing and only where we may (root with apt-get, as on CI).
+SYSTEM_PACKAGES = {"chromium": "/usr/bin/chromium"}
+
+
+def ensure_system_packages():
+    missing = [pkg for pkg, path in SYSTEM_PACKAGES.items() if not Path(path).exists()]
+    if not missing:
+        return
+    if os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
+        _say("not installing " + ", ".join(missing) + " (needs root and apt-get); "
+             "the browser tests of the simulator will be skipped")
+        return
+    _say("installing " + ", ".join(missing) + " with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+    result = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+                            env=env)
+    if result.returncode != 0:
+        _say("apt-get could not install " + ", ".join(missing))

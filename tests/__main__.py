@@ -13,6 +13,8 @@ from host_tools import bootstrap
 
 
 def main(argv):
+    if not bootstrap.inside_environment():
+        bootstrap.ensure_system_packages()
     bootstrap.reexec_inside("tests", argv)
     import pytest
 
