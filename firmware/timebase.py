@@ -11,13 +11,24 @@ _HALF = TICKS_PERIOD >> 1
 
 
 def ticks_add(ticks, delta):
-    return (ticks + delta) & TICKS_MAX
+    # Every intermediate stays within the chip's 31-bit small ints: a sum
+    # past 2**30 - 1 would be a big int, i.e. a heap allocation per call.
+    delta &= TICKS_MAX
+    room = TICKS_MAX - ticks
+    if delta <= room:
+        return ticks + delta
+    return delta - room - 1
 
 
 def ticks_diff(end, start):
     # Signed distance from start to end; correct while |end - start| < 2**29 ms
-    # (about six days), far longer than any game.
-    return ((end - start + _HALF) & TICKS_MAX) - _HALF
+    # (about six days), far longer than any game.  Subtracting 2**30 in two
+    # steps keeps the small-int range for the same reason as above.
+    d = (end - start) & TICKS_MAX
+    if d >= _HALF:
+        d -= TICKS_MAX
+        d -= 1
+    return d
 
 
 class SystemClock:
@@ -48,7 +59,7 @@ class ManualClock:
     def advance(self, ms):
         if ms < 0:
             raise ValueError("time only moves forward")
-        self._now = (self._now + ms) & TICKS_MAX
+        self._now = ticks_add(self._now, ms)
         return self._now
 
     def set(self, ticks):

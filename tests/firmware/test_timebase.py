@@ -54,3 +54,4 @@ def test_system_clock_stays_inside_the_period():
     only_micropython("time.ticks_ms exists only on MicroPython")
     now = timebase.SystemClock().ticks_ms()
     assert 0 <= now <= TICKS_MAX
+

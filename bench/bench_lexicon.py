@@ -1,0 +1,142 @@
+"""Lookups from the full Polish image under the real MicroPython interpreter.
+
+    python bench/bench_lexicon.py [--list pl] [--image build/pl.dawg] [--queries 20000]
+
+Under CPython it builds the image with the packer if it is missing (into build/,
+which git ignores), draws the queries (half words of the list, half one-tile
+edits of words, most of them non-words) and runs itself in `micropython`, which
+measures: lookups per second (the answers are checked against the packer's
+reader), flash block reads per lookup (mean and worst, cache of 4 KB), and the
+reader's RAM besides its cache (gc.mem_alloc).
+"""
+
+import sys
+
+MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def measure(image, queries_path, cache_bytes, block_size, expected_path):
+    import gc
+    import time
+
+    from lexicon import open_file
+
+    gc.collect()
+    before = gc.mem_alloc()
+    lex = open_file(image, cache_bytes=cache_bytes, block_size=block_size)
+    gc.collect()
+    used = gc.mem_alloc() - before
+    cache = len(lex._bufs) * (lex.block_size + 8)
+    with open(queries_path, "rb") as f:
+        data = f.read()
+    count = 0
+    pos = 0
+    while pos < len(data):
+        count += 1
+        pos += 1 + data[pos]
+    queries = [b""] * count         # sized once: a growing list fragments the heap
+    pos = 0
+    for i in range(count):
+        n = data[pos]
+        queries[i] = data[pos + 1:pos + 1 + n]
+        pos += 1 + n
+    data = None
+    with open(expected_path, "rb") as f:
+        expected = f.read()
+    answers = bytearray(len(queries))
+    worst = 0
+    reads0 = lex.reads
+    for i in range(len(queries)):          # pass 1: correctness and block reads
+        r = lex.reads
+        answers[i] = lex.lookup(queries[i])
+        if lex.reads - r > worst:
+            worst = lex.reads - r
+    reads = lex.reads - reads0
+    wrong = sum(1 for i in range(len(queries)) if answers[i] != expected[i])
+    gc.collect()
+    lookup = lex.lookup
+    start = time.ticks_us()
+    for q in queries:                      # pass 2: speed
+        lookup(q)
+    us = time.ticks_diff(time.ticks_us(), start)
+    print("image            %s (%d words, %d bytes body)" % (image, lex.word_count, lex.body_len))
+    print("cache            %d B (%d blocks of %d B + 8 B overhang)" % (
+        cache, len(lex._bufs), lex.block_size))
+    print("reader RAM       %d B besides the cache (target <= 8192)" % (used - cache))
+    print("lookups          %d (%d valid), %d wrong answers" % (
+        len(queries), sum(1 for a in answers if a == 1), wrong))
+    print("lookups/s        %d (target >= 5000)" % (len(queries) * 1000000 // us))
+    print("block reads      %.2f per lookup, worst %d" % (reads / len(queries), worst))
+    if wrong:
+        raise SystemExit(1)
+
+
+def prepare(argv):
+    import argparse
+    import lzma
+    import os
+    import random
+    import subprocess
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(repo))
+    from wordlist_packer.image import Image
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--list", default="pl")
+    ap.add_argument("--image")
+    ap.add_argument("--queries", type=int, default=20000)
+    ap.add_argument("--cache", type=int, default=4096)
+    ap.add_argument("--block", type=int, default=256)
+    args = ap.parse_args(argv)
+    wordlists = Path(os.environ.get("TILECLOCK_WORDLISTS", repo.parent / "shared" / "wordlists"))
+    image = Path(args.image or repo / "build" / (args.list + ".dawg"))
+    if not image.exists():
+        image.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "wordlist_packer", "build",
+                        str(wordlists / (args.list + ".txt.xz")), "-l", args.list,
+                        "-o", str(image)], cwd=repo, check=True)
+    img = Image(image.read_bytes())
+    rng = random.Random(1)
+    ntiles = len(img.tile_strings)
+    # Words of the list, drawn uniformly from its lines (the image has no index).
+    from wordlist_packer.normalise import Profile
+
+    profile = Profile.builtin(img.language)
+    with lzma.open(wordlists / (args.list + ".txt.xz"), "rt", encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    words = []
+    while len(words) < args.queries // 2:
+        codes, _ = profile.normalise(rng.choice(lines).strip())
+        if codes:
+            words.append([ord(c) for c in codes])
+    queries = list(words)
+    for w in words:
+        e = list(w)
+        e[rng.randrange(len(e))] = rng.randrange(ntiles)
+        queries.append(e)
+    rng.shuffle(queries)
+    out = repo / "build" / "bench_lexicon"
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "queries.bin", "wb") as f:
+        for q in queries:
+            f.write(bytes([len(q)] + q))
+    expected = bytes(2 if len(q) > img.max_len else int(img.contains_tiles(q)) for q in queries)
+    (out / "expected.bin").write_bytes(expected)
+    mpy = Path(sys.executable).parent / "micropython"
+    # The heap holds the bench's query list; the reader itself needs a few KB.
+    cmd = [str(mpy if mpy.exists() else "micropython"), "-X", "heapsize=16M",
+           str(Path(__file__).resolve()),
+           str(image), str(out / "queries.bin"), str(args.cache), str(args.block),
+           str(out / "expected.bin")]
+    env = dict(os.environ, MICROPYPATH=str(repo / "firmware"))
+    print("$ MICROPYPATH=firmware " + " ".join(cmd[:3] + ["bench/bench_lexicon.py"] + cmd[4:]))
+    return subprocess.run(cmd, env=env).returncode
+
+
+if __name__ == "__main__":
+    if MICROPYTHON:
+        measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    else:
+        raise SystemExit(prepare(sys.argv[1:]))

@@ -1,0 +1,689 @@
+# The game clock engine: two count-downs with overtime, the challenge
+# window, pause, challenges, end of game and forfeit, driven by events that
+# carry the tick at which they happened.  Rules: TSO (docs/clock-engine.md).
+#
+# Accounting: a side's used time only ever grows by ticks_diff(stop, start)
+# of its own running stretches, committed at events; reading the display
+# computes the running stretch on the fly without committing, so refreshing
+# never changes what a player is charged.
+
+from timebase import ticks_add, ticks_diff
+from clock.presets import validate_preset, CHALLENGE_KINDS
+from clock.display import SideDisplay, write_time
+from clock import gamelog as gl
+
+PHASE_SETUP = 0  # before the game; late clocks may run (TSO 2.4)
+PHASE_PLAY = 1
+PHASE_ENDING = 2  # last move made and clock stopped; the final play may be held/challenged (5.1b)
+PHASE_OVER = 3
+
+CUE_WINDOW_CLOSED = 1
+CUE_OVERTIME = 2
+CUE_OVERTIME_MINUTE = 4
+CUE_FORFEIT = 8
+CUE_GAME_OVER = 16
+
+REASON_NONE = 0
+REASON_OVERTIME = 1
+REASON_LATE = 2
+REASON_NAMES = ("", "overtime", "late")
+
+NOTE_5_2D = 1  # 5.2d: overtime after the last move is not penalised
+
+_MINUTE = 60000
+
+
+def _check_side(side):
+    if side != 0 and side != 1:
+        raise ValueError("side must be 0 or 1")
+
+
+class Outcome:
+    """What a challenge verdict decided."""
+
+    def __init__(self, withdrawn, penalty_side, penalty_points, lost_turn, runs, game_over):
+        self.withdrawn = withdrawn
+        self.penalty_side = penalty_side
+        self.penalty_points = penalty_points
+        self.lost_turn = lost_turn
+        self.runs = runs
+        self.game_over = game_over
+
+    def __repr__(self):
+        return "Outcome(withdrawn=%r, penalty_side=%d, penalty_points=%d, lost_turn=%r, runs=%d, game_over=%r)" % (
+            self.withdrawn, self.penalty_side, self.penalty_points, self.lost_turn, self.runs,
+            self.game_over)
+
+
+class Engine:
+    def __init__(self, preset, clock, log_capacity=256):
+        ok, message = validate_preset(preset)
+        if not ok:
+            raise ValueError(message)
+        self.clock = clock
+        self._displays = (SideDisplay(0), SideDisplay(1))
+        self._log_capacity = log_capacity
+        self._reset_token = 0
+        self._token_counter = 0
+        self._set_preset(preset)
+        self._clear(clock.ticks_ms())
+
+    # -- setup -------------------------------------------------------------
+
+    def _set_preset(self, preset):
+        self.preset = dict(preset)
+        self._initial = preset["initial_ms"]
+        self._ot_points = preset["overtime_penalty_points"]
+        self._ot_started = preset["overtime_penalty_per"] == "started"
+        self._cap = preset["overtime_cap_ms"]
+        self._cap_forfeits = preset["overtime_cap_consequence"] == "forfeit"
+        self._window_ms = preset["challenge_window_ms"]
+        self._chal_kind = CHALLENGE_KINDS.index(preset["challenge_penalty_kind"])
+        self._chal_points = preset["challenge_penalty_points"]
+        self._late_cap = preset["late_forfeit_ms"]
+
+    def _clear(self, now):
+        self.log = gl.GameLog(self._log_capacity)
+        self.phase = PHASE_SETUP
+        self.on_turn = -1
+        self.paused = False
+        self.challenging = False
+        self._run = 0  # bitmask of running sides
+        self._paused_run = 0  # what pause stopped
+        self._chal_run = 0  # what the challenge stopped
+        self._challenger = -1
+        self._chal_at = 0
+        self._since = [now, now]  # tick of the last commit of a running side
+        self._used = [0, 0]  # ms charged (committed)
+        self._start_used = [0, 0]  # used[] when the side's turn began (5.2d, log)
+        self._turn_start = [0, 0]  # game ms when the side's turn began
+        self._stopped_at = [0, 0]  # game ms when the side's clock last stopped
+        self._turn_open = False  # on_turn has a turn not yet logged
+        self._credit = [0, 0]  # referee adjustments
+        self._chal_pen = [0, 0]
+        self._late = [0, 0]
+        self._excused = [0, 0]  # overtime not penalised (5.2d)
+        self._notes = 0
+        self._play_side = -1  # whose play is challengeable
+        self._win_open = False
+        self._win_timed = False
+        self._win_deadline = now
+        self._win_left = 0  # while paused
+        self.hold_side = -1
+        self.forfeit_side = -1
+        self.forfeit_reason = REASON_NONE
+        self._limit_reason = REASON_NONE
+        self._game_started = False
+        self._game_ref = now
+        self._game_base = 0
+        self._last = now
+        self._cues = 0
+        self._ot_cued = [False, False]
+        self._ot_units = [0, 0]
+        self._refresh(now)
+
+    # -- time helpers ------------------------------------------------------
+
+    def _gms(self, t):
+        """Game milliseconds at tick t (log time)."""
+        if not self._game_started:
+            return 0
+        return self._game_base + ticks_diff(t, self._game_ref)
+
+    def _used_at(self, side, t):
+        used = self._used[side]
+        if self._run & (1 << side):
+            used += ticks_diff(t, self._since[side])
+        return used
+
+    def _overtime_at(self, side, t):
+        over = self._used_at(side, t) - self._initial - self._credit[side]
+        return over if over > 0 else 0
+
+    def penalty_for(self, overtime_ms):
+        """Overtime penalty points for an overtime (5.2b)."""
+        if overtime_ms <= 0:
+            return 0
+        if self._ot_started:
+            units = (overtime_ms + _MINUTE - 1) // _MINUTE
+        else:
+            units = overtime_ms // _MINUTE
+        return units * self._ot_points
+
+    def _start(self, side, t):
+        self._run |= 1 << side
+        self._since[side] = t
+
+    def _charge(self, side, t):
+        self._used[side] += ticks_diff(t, self._since[side])
+        self._since[side] = t
+
+    def _stop(self, side, t):
+        self._charge(side, t)
+        self._run &= ~(1 << side)
+        self._stopped_at[side] = self._gms(t)
+        if self.phase == PHASE_SETUP:
+            self._late[side] = self._used[side]
+
+    # A turn spans pauses and challenges: it ends when another side's turn
+    # begins or the game ends, and is logged then.
+    def _close_turn(self, t):
+        side = self.on_turn
+        if side < 0 or not self._turn_open:
+            return
+        self._turn_open = False
+        running = self._run & (1 << side)
+        end = self._gms(t) if running else self._stopped_at[side]
+        used = self._used_at(side, t)
+        self.log.add(gl.TURN, side, self._turn_start[side], end,
+                     used - self._start_used[side], self._initial + self._credit[side] - used)
+
+    def _begin_turn(self, side, t):
+        self._close_turn(t)
+        self.on_turn = side
+        self._turn_open = True
+        self._start_used[side] = self._used_at(side, t)
+        self._turn_start[side] = self._gms(t)
+
+    def _stop_all(self, t):
+        stopped = self._run
+        for side in (0, 1):
+            if stopped & (1 << side):
+                self._stop(side, t)
+        return stopped
+
+    def _left(self, side):
+        return self._initial + self._credit[side] - self._used[side]
+
+    def _open_window(self, play_side, t):
+        self._play_side = play_side
+        self.hold_side = -1
+        self._win_open = True
+        self._win_timed = self._window_ms > 0
+        self._win_deadline = ticks_add(t, self._window_ms)
+
+    def _close_window(self):
+        self._win_open = False
+        self._win_timed = False
+        self.hold_side = -1
+
+    # -- time passing: window expiry and forfeit, at their exact moment -----
+
+    def _forfeit_limit(self, side):
+        """ms the running side may still run before forfeiting; -1 = never.
+
+        Leaves the reason in self._limit_reason (no tuple: this runs in update).
+        """
+        limit = -1
+        self._limit_reason = REASON_OVERTIME
+        if self._cap_forfeits:
+            limit = self._initial + self._credit[side] + self._cap + 1 - self._used[side]
+            if limit < 0:
+                limit = 0
+        if self.phase == PHASE_SETUP and self._late_cap:
+            late = self._late_cap + 1 - self._used[side]
+            if late < 0:
+                late = 0
+            if limit < 0 or late < limit:
+                limit = late
+                self._limit_reason = REASON_LATE
+        return limit
+
+    def _advance(self, t):
+        if ticks_diff(t, self._last) < 0:
+            t = self._last
+        if self.phase == PHASE_OVER:
+            return t
+        # the earliest forfeit due by t, if any
+        first = -1
+        first_at = 0
+        reason = REASON_NONE
+        if self._run:
+            for side in (0, 1):
+                if self._run & (1 << side):
+                    limit = self._forfeit_limit(side)
+                    if limit >= 0 and ticks_diff(t, self._since[side]) >= limit:
+                        at = ticks_add(self._since[side], limit)
+                        if first < 0 or ticks_diff(at, first_at) < 0:
+                            first = side
+                            first_at = at
+                            reason = self._limit_reason
+        if self._win_open and self._win_timed and not self.paused:
+            deadline = self._win_deadline
+            if ticks_diff(t, deadline) >= 0 and (first < 0 or ticks_diff(deadline, first_at) < 0):
+                self._window_expired(deadline)
+                if self.phase == PHASE_OVER:
+                    return t
+        if first >= 0:
+            self._forfeit(first, first_at, reason)
+        return t
+
+    def _window_expired(self, at):
+        self._close_window()
+        self._cues |= CUE_WINDOW_CLOSED
+        if self.phase == PHASE_ENDING:  # the final play is accepted (5.1b ii)
+            self._end(at)
+
+    def _forfeit(self, side, at, reason):
+        self._close_turn(at)
+        self._stop_all(at)
+        self._last = at
+        self.forfeit_side = side
+        self.forfeit_reason = reason
+        self.log.add(gl.FORFEIT, self._gms(at), side, REASON_NAMES[reason])
+        self._cues |= CUE_FORFEIT
+        self._end(at)
+
+    def _end(self, at):
+        self._close_turn(at)
+        self._stop_all(at)
+        self._close_window()
+        self.paused = False
+        self.challenging = False
+        self.phase = PHASE_OVER
+        self._cues |= CUE_GAME_OVER
+        left = [self._left(0), self._left(1)]
+        penalty = [self._overtime_penalty(0), self._overtime_penalty(1)]
+        self.log.add(gl.END, self._gms(at), left, penalty, self._note_names())
+
+    def _note_names(self):
+        return ["5.2d"] if self._notes & NOTE_5_2D else []
+
+    def _overtime_penalty(self, side):
+        over = -self._left(side) - self._excused[side]
+        return self.penalty_for(over)
+
+    def _event(self, t):
+        """Common start of every event: time, pending transitions, reset token."""
+        self._reset_token = 0
+        if t is None:
+            t = self.clock.ticks_ms()
+        t = self._advance(t)
+        self._last = t
+        return t
+
+    def _done(self, t):
+        # Game time starts with the first event that changed anything (its
+        # own log records correctly read 0 before this).
+        if not self._game_started:
+            self._game_started = True
+            self._game_ref = t
+        self._refresh(t)
+        return True
+
+    # -- events ------------------------------------------------------------
+
+    def press(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if self.paused or self.challenging:
+            return False
+        other = 1 - side
+        if self.phase == PHASE_SETUP:
+            self._arrive_all(t)
+            self.phase = PHASE_PLAY
+            self.log.add(gl.START, self._gms(t), other, self.preset["name"])
+            self._begin_turn(other, t)
+            self._start(other, t)
+            return self._done(t)
+        if self.phase != PHASE_PLAY or self.on_turn != side or not self._run & (1 << side):
+            return False
+        self._stop(side, t)
+        self._begin_turn(other, t)
+        self._start(other, t)
+        self._open_window(side, t)
+        return self._done(t)
+
+    def _arrive_all(self, t):
+        for side in (0, 1):
+            if self._run & (1 << side):
+                self._stop(side, t)
+                self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
+
+    def late_start(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if self.phase != PHASE_SETUP or self.paused or self._run & (1 << side):
+            return False
+        self._start(side, t)
+        self.log.add(gl.LATE, self._gms(t), side)
+        return self._done(t)
+
+    def arrive(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if self.phase != PHASE_SETUP or self.paused or not self._run & (1 << side):
+            return False
+        self._stop(side, t)
+        self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
+        return self._done(t)
+
+    def _can_pause(self):
+        if self.phase == PHASE_OVER or self.paused or self.challenging:
+            return False
+        return self.phase != PHASE_SETUP or self._run != 0
+
+    def pause(self, t=None):
+        t = self._event(t)
+        if not self._can_pause():
+            return False
+        self._pause(t)
+        self.log.add(gl.PAUSE, self._gms(t))
+        return self._done(t)
+
+    def _pause(self, t):
+        if self._win_open and self._win_timed:
+            left = ticks_diff(self._win_deadline, t)
+            self._win_left = left if left > 0 else 0
+        self._paused_run = self._stop_all(t)
+        self.paused = True
+
+    def resume(self, t=None, side=None):
+        t = self._event(t)
+        if not self.paused:
+            return False
+        if side is None:
+            mask = self._paused_run
+        else:
+            _check_side(side)
+            mask = 1 << side
+        self.paused = False
+        self._paused_run = 0
+        if self._win_open and self._win_timed:
+            self._win_deadline = ticks_add(t, self._win_left)
+        if side is not None and self.phase != PHASE_SETUP and side != self.on_turn:
+            self._begin_turn(side, t)
+        for s in (0, 1):
+            if mask & (1 << s):
+                self._start(s, t)
+        self.log.add(gl.RESUME, self._gms(t), -1 if side is None else side)
+        return self._done(t)
+
+    def _challengeable_by(self, side):
+        return (self._win_open and side == 1 - self._play_side and not self.paused
+                and not self.challenging
+                and (self.phase == PHASE_PLAY or self.phase == PHASE_ENDING))
+
+    def challenger_side(self):
+        """The side that may hold or challenge the last play now, or -1.
+
+        Not always on_turn: after `finish` no clock runs (on_turn is -1) but
+        the opponent may still challenge the final play (5.1b ii).
+        """
+        if self._challengeable_by(1 - self._play_side) and self._play_side >= 0:
+            return 1 - self._play_side
+        return -1
+
+    def hold(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if not self._challengeable_by(side) or self.hold_side >= 0:
+            return False
+        self.hold_side = side
+        self.log.add(gl.HOLD, self._gms(t), side)
+        if self.phase == PHASE_ENDING and not self._run:  # 5.1b iii
+            self._begin_turn(side, t)
+            self._start(side, t)
+        return self._done(t)
+
+    def accept(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if not self._challengeable_by(side):
+            return False
+        self._close_window()
+        if self.phase == PHASE_ENDING:
+            self._end(t)
+        return self._done(t)
+
+    def start_challenge(self, t, challenger):
+        _check_side(challenger)
+        t = self._event(t)
+        if not self._challengeable_by(challenger):
+            return False
+        self._chal_run = self._stop_all(t)
+        self._close_window()
+        self.challenging = True
+        self._challenger = challenger
+        self._chal_at = self._gms(t)
+        return self._done(t)
+
+    def cancel_challenge(self, t=None):
+        t = self._event(t)
+        if not self.challenging:
+            return False
+        self.challenging = False
+        self.log.add(gl.CHALLENGE, self._chal_at, self._challenger, 0, "cancelled", 0)
+        for side in (0, 1):
+            if self._chal_run & (1 << side):
+                self._start(side, t)
+        return self._done(t)
+
+    def challenge_verdict(self, t, acceptable, word_count):
+        """Apply the verdict on the challenged play; an Outcome, or None if no challenge is on."""
+        if word_count < 1:
+            raise ValueError("word_count must be at least 1")
+        t = self._event(t)
+        if not self.challenging:
+            return None
+        self.challenging = False
+        challenger = self._challenger
+        player = 1 - challenger
+        penalty = 0
+        lost_turn = False
+        if not acceptable:
+            runs = challenger  # 3.1.4: withdrawn, the player restarts the challenger's clock
+            verdict = "withdrawn"
+        else:
+            verdict = "acceptable"
+            kind = CHALLENGE_KINDS[self._chal_kind]
+            if kind == "per_word":
+                penalty = self._chal_points * word_count
+            elif kind == "per_play":
+                penalty = self._chal_points
+            elif kind == "lose_turn":
+                lost_turn = True
+            runs = player if lost_turn else challenger
+            self._chal_pen[challenger] += penalty
+        self.log.add(gl.CHALLENGE, self._chal_at, challenger, word_count, verdict, penalty)
+        game_over = False
+        if self.phase == PHASE_ENDING and acceptable:
+            self._end(t)
+            game_over = True
+            runs = -1
+        else:
+            self.phase = PHASE_PLAY
+            if runs != self.on_turn or not self._turn_open:
+                self._begin_turn(runs, t)
+            self._start(runs, t)
+        self._refresh(t)
+        return Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn, runs,
+                       game_over)
+
+    def finish(self, t, side):
+        _check_side(side)
+        t = self._event(t)
+        if (self.phase != PHASE_PLAY or self.paused or self.challenging
+                or self.on_turn != side or not self._run & (1 << side)):
+            return False
+        self._stop(side, t)
+        self._close_turn(t)
+        self.on_turn = -1
+        self.phase = PHASE_ENDING
+        self._open_window(side, t)
+        return self._done(t)
+
+    def end_game(self, t=None):
+        t = self._event(t)
+        if self.phase == PHASE_OVER:
+            return False
+        if self.phase == PHASE_PLAY and self._run and not self.paused:
+            # 5.2d: the last mover restarted the opponent's clock instead of
+            # stopping it; overtime shown thereby is not penalised.
+            for side in (0, 1):
+                if self._run & (1 << side):
+                    budget = self._initial + self._credit[side]
+                    before = self._start_used[side] - budget
+                    now = self._used_at(side, t) - budget
+                    excused = now - (before if before > 0 else 0)
+                    if now > 0 and excused > 0:
+                        self._excused[side] = excused
+                        self._notes |= NOTE_5_2D
+        self._end(t)
+        return self._done(t)
+
+    def adjust(self, t, side, delta_ms):
+        """Referee time credit (+) or deduction (-) for one side (7.3.2.2)."""
+        _check_side(side)
+        t = self._event(t)
+        if self.phase == PHASE_OVER:
+            return False
+        self._credit[side] += delta_ms
+        self.log.add(gl.ADJUST, self._gms(t), side, delta_ms)
+        if self._cap_forfeits and self._overtime_at(side, t) > self._cap:
+            self._forfeit(side, t, REASON_OVERTIME)
+        return self._done(t)
+
+    # -- reset (1.4.1a): two explicit steps --------------------------------
+
+    def request_reset(self):
+        self._token_counter = (self._token_counter + 1) & 0x3FFF
+        self._reset_token = 0x4000 | self._token_counter
+        return self._reset_token
+
+    def confirm_reset(self, token, preset=None):
+        if not self._reset_token or token != self._reset_token:
+            self._reset_token = 0
+            return False
+        if preset is not None:
+            ok, message = validate_preset(preset)
+            if not ok:
+                raise ValueError(message)
+            self._set_preset(preset)
+        self._reset_token = 0
+        self._clear(self.clock.ticks_ms())
+        return True
+
+    # -- hot path ----------------------------------------------------------
+
+    def update(self, t=None):
+        """Refresh both display models for tick t; the cues since the last call."""
+        if t is None:
+            t = self.clock.ticks_ms()
+        t = self._advance(t)
+        self._refresh(t)
+        cues = self._cues
+        self._cues = 0
+        return cues
+
+    def display(self, side):
+        return self._displays[side]
+
+    def _refresh(self, t):
+        self._refresh_side(0, t)
+        self._refresh_side(1, t)
+
+    def _refresh_side(self, side, t):
+        d = self._displays[side]
+        left = self._initial + self._credit[side] - self._used_at(side, t)
+        if left >= 0:
+            over = 0
+            d.remaining_ms = left
+            d.overtime_ms = 0
+            d.overtime = False
+            write_time(d.text, left, False)
+        else:
+            over = -left
+            d.remaining_ms = 0
+            d.overtime_ms = over
+            d.overtime = True
+            write_time(d.text, over, True)
+        points = self.penalty_for(over - self._excused[side])
+        d.overtime_penalty = points
+        d.challenge_penalty = self._chal_pen[side]
+        d.penalty_points = points + self._chal_pen[side]
+        # cues for the buzzer: entering overtime, each further penalty minute
+        if over > 0 and not self._ot_cued[side]:
+            self._ot_cued[side] = True
+            self._cues |= CUE_OVERTIME
+        units = points // self._ot_points if self._ot_points else 0
+        if units > self._ot_units[side]:
+            if self._ot_units[side] > 0 or not self._ot_started:
+                self._cues |= CUE_OVERTIME_MINUTE
+            self._ot_units[side] = units
+        elif units < self._ot_units[side]:
+            self._ot_units[side] = units
+        running = (self._run >> side) & 1 == 1
+        in_setup = self.phase == PHASE_SETUP
+        d.running = running
+        d.late = running and in_setup
+        d.on_turn = self.on_turn == side
+        d.paused = self.paused
+        d.challenging = self.challenging
+        d.hold = self.hold_side >= 0
+        d.window_open = self._win_open
+        if self._win_open and self._win_timed:
+            ms = self._win_left if self.paused else ticks_diff(self._win_deadline, t)
+            d.window_s = (ms + 999) // 1000 if ms > 0 else 0
+        else:
+            d.window_s = 0
+        d.forfeit = self.forfeit_side == side
+        d.game_over = self.phase == PHASE_OVER
+
+    # -- results -----------------------------------------------------------
+
+    def result(self, t=None):
+        if t is None:
+            t = self.clock.ticks_ms()
+        if ticks_diff(t, self._last) < 0:
+            t = self._last
+        sides = []
+        for side in (0, 1):
+            used = self._used_at(side, t)
+            left = self._initial + self._credit[side] - used
+            over = -left if left < 0 else 0
+            ot_pen = self.penalty_for(over - self._excused[side])
+            sides.append({
+                "used_ms": used,
+                "remaining_ms": left if left > 0 else 0,
+                "overtime_ms": over,
+                "overtime_penalty": ot_pen,
+                "challenge_penalty": self._chal_pen[side],
+                "penalty_points": ot_pen + self._chal_pen[side],
+                "excused_overtime_ms": self._excused[side],
+                "credit_ms": self._credit[side],
+                "late_ms": self._late[side],
+            })
+        return {
+            "phase": self.phase,
+            "over": self.phase == PHASE_OVER,
+            "forfeit_side": self.forfeit_side,
+            "forfeit_reason": REASON_NAMES[self.forfeit_reason],
+            "sides": sides,
+            "notes": self._note_names(),
+        }
+
+    def used_ms(self, side, t=None):
+        """ms charged to the side up to tick t (the running stretch included)."""
+        if t is None:
+            t = self.clock.ticks_ms()
+        return self._used_at(side, t)
+
+    # -- snapshot ----------------------------------------------------------
+
+    def snapshot(self, t=None):
+        from clock.snapshot import encode
+
+        if t is None:
+            t = self.clock.ticks_ms()
+        if ticks_diff(t, self._last) < 0:
+            t = self._last
+        return encode(self, t)
+
+    @staticmethod
+    def restore(blob, preset, clock, log_capacity=256):
+        from clock.snapshot import decode_into
+
+        engine = Engine(preset, clock, log_capacity)
+        decode_into(engine, blob, clock.ticks_ms())
+        return engine

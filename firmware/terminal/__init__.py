@@ -1,0 +1,1 @@
+# The challenge terminal (TSO 3.1.4 d i): see docs/challenge-terminal.md.

@@ -1,0 +1,500 @@
+# The challenge flow (TSO 3.1.4 d i) as a state machine without hardware.
+#
+# Keys and time come in (key(ch, t), update(t)), the clock engine is called, and
+# screen() gives the text the runtime draws.  Every state change redraws the
+# whole screen from the state, and the words are wiped as soon as the verdict is
+# known, so the neutral screen holds nothing of a challenge.
+
+from i18n import tr
+from timebase import ticks_diff
+from terminal.texts import TEXTS
+from terminal.screen import Screen, ROWS, COLS
+from terminal.entry import WordEntry, MAX_WORDS
+from terminal.keymap import KeyMap, tile_frequencies
+from terminal.referee import Referee
+from lexicon.reader import VALID, INVALID, LexiconError
+
+NEUTRAL = 0
+COUNT = 1           # how many words (1-8)
+ENTRY = 2           # typing the words
+CONFIRM = 3         # the opponent checks the typed words
+READY = 4           # confirmed: the typist triggers the check
+VERDICT = 5
+REFEREE_WAIT = 6    # beyond the list, or no usable list: the referee decides
+CANCEL_ASK = 7
+REFEREE = 8         # PIN entry and the referee menu (terminal.referee)
+
+KEY_CHALLENGE = "A"
+KEY_SEPARATE = "B"
+KEY_CONFIRM = "C"
+KEY_CANCEL = "D"
+KEY_BACK = "*"
+KEY_ENTER = "#"
+
+GUARD_MS = 1500     # keys this soon after a verdict appears or goes are ignored
+NOTICE_MS = 3000
+
+WORD_ROWS = 5       # rows for the words while typing
+LIST_ROWS = 6       # rows for the words while confirming
+
+
+class ChallengeFlow:
+    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None):
+        self.engine = engine
+        self.log = log
+        self.settings = settings
+        self.wall = wall            # seconds since the epoch for the log, if the device knows
+        self._screen = Screen()
+        self.referee = Referee(self)
+        self.state = NEUTRAL
+        self.since = 0              # ticks of the last state change
+        self.notice = ""            # short note on the neutral screen (no challenge content)
+        self.notice_t = 0
+        self.guard_t = None         # keys ignored until GUARD_MS after this tick
+        self.challenger = -1
+        self.page = 0
+        self.wait_reason = ""       # REFEREE_WAIT: "referee_decides", "no_list", "bad_list"
+        self.verdict = None         # True / False while a verdict is shown, else None
+        self.outcome = None         # the engine's Outcome of that verdict
+        self.verdict_by = ""        # "list" or "referee"
+        self.count_without_list = 0  # words declared when there is no usable list
+        self.back_state = NEUTRAL   # where CANCEL_ASK and REFEREE return to
+        self.set_lexicon(lexicon, problem)
+
+    # --- wiring -------------------------------------------------------------
+
+    def lang(self):
+        return self.settings.get("lang", "de")
+
+    def text(self, key):
+        return tr(TEXTS, key, self.lang())
+
+    def set_lexicon(self, lexicon, problem=None):
+        """Use another image (after an upload), or none: problem "missing"/"damaged"."""
+        self.lexicon = lexicon
+        self.problem = problem if lexicon is None else None
+        if lexicon is None and self.problem is None:
+            self.problem = "missing"
+        self.keymap = None
+        self.entry = None
+        if lexicon is not None:
+            freq = tile_frequencies(lexicon.tiles, lexicon.language, lexicon.frequencies)
+            self.keymap = KeyMap(lexicon.tiles, freq)
+            timeout = self.settings.get("multitap_ms", 1000)
+            self.entry = WordEntry(self.keymap, timeout)
+        self.referee.lexicon_changed()
+        self._render()
+
+    def list_id(self):
+        lex = self.lexicon
+        if lex is None:
+            return ""
+        return "%s %s %s" % (lex.language, lex.name, lex.version)
+
+    def screen(self):
+        return self._screen
+
+    def active(self):
+        """True while a challenge or the referee holds the terminal."""
+        return self.state != NEUTRAL
+
+    # --- events -------------------------------------------------------------
+
+    def start_challenge(self, t, challenger=None):
+        """The challenge button, or key A on the neutral screen."""
+        if self.state != NEUTRAL:
+            return False
+        if challenger is None:
+            challenger = self.engine.on_turn
+        if challenger < 0 or not self.engine.start_challenge(t, challenger):
+            self._note(t, "not_now")
+            return False
+        self.challenger = challenger
+        if self.entry is not None:
+            self.entry.wipe()
+        self._go(t, COUNT)
+        return True
+
+    def key(self, ch, t):
+        if self.guard_t is not None and ticks_diff(t, self.guard_t) < GUARD_MS:
+            return False
+        self.guard_t = None
+        state = self.state
+        if state == NEUTRAL:
+            if ch == KEY_CHALLENGE:
+                return self.start_challenge(t)
+            if ch == KEY_CANCEL:
+                self.back_state = NEUTRAL
+                self._go(t, REFEREE)
+                self.referee.open(t, for_verdict=False)
+                self._render()
+                return True
+            return False
+        if state == REFEREE:
+            changed = self.referee.key(ch, t)
+            self._render()
+            return changed
+        if state == VERDICT:
+            self._leave_verdict(t)      # any key, once the guard time has passed
+            return True
+        if state == REFEREE_WAIT:
+            if ch == KEY_CANCEL:
+                self.back_state = REFEREE_WAIT
+                self._go(t, REFEREE)
+                self.referee.open(t, for_verdict=True)
+                self._render()
+                return True
+            return False
+        if state == CANCEL_ASK:
+            if ch == KEY_ENTER:
+                self._cancel(t)
+            elif ch in (KEY_CANCEL, KEY_BACK):
+                self._go(t, self.back_state)
+            else:
+                return False
+            return True
+        if ch == KEY_CANCEL:
+            self.back_state = state
+            self._go(t, CANCEL_ASK)
+            return True
+        if state == COUNT:
+            return self._count_key(ch, t)
+        if state == ENTRY:
+            return self._entry_key(ch, t)
+        if state == CONFIRM:
+            return self._confirm_key(ch, t)
+        if state == READY:
+            return self._ready_key(ch, t)
+        return False
+
+    def update(self, t):
+        """Timeouts: multi-tap, verdict, notices, referee menu.  True if the screen changed."""
+        state = self.state
+        if state == ENTRY:
+            if self.entry.expire(t):
+                return self._render()
+        elif state == VERDICT:
+            if ticks_diff(t, self.since) >= self.settings.get("verdict_ms", 10000):
+                self._leave_verdict(t)
+                return True
+        elif state == REFEREE:
+            if self.referee.update(t):
+                return self._render()
+        elif state == NEUTRAL and self.notice:
+            if ticks_diff(t, self.notice_t) >= NOTICE_MS:
+                self.notice = ""
+                return self._render()
+        return False
+
+    # --- per state ------------------------------------------------------------
+
+    def _count_key(self, ch, t):
+        if "1" <= ch <= "8":
+            count = ord(ch) - ord("0")
+            if self.entry is None:
+                # No usable list: only the referee can decide, and needs the count.
+                self.count_without_list = count
+                self.wait_reason = "bad_list" if self.problem == "damaged" else "no_list"
+                self._go(t, REFEREE_WAIT)
+                return True
+            self.entry.begin(count)
+            self._go(t, ENTRY)
+            return True
+        return False
+
+    def _entry_key(self, ch, t):
+        entry = self.entry
+        if "0" <= ch <= "9":
+            changed = entry.letter_key(ch, t)
+        elif ch == KEY_SEPARATE:
+            changed = entry.commit()
+        elif ch == KEY_BACK:
+            changed = entry.backspace()
+            if not changed:
+                changed = entry.previous_word()
+                if not changed:
+                    self._go(t, COUNT)      # back before the first word: the count again
+                    return True
+        elif ch == KEY_ENTER:
+            changed = entry.next_word()
+            if not changed and entry.complete():
+                self.page = 0
+                self._go(t, CONFIRM)
+                return True
+        else:
+            return False
+        if changed:
+            self._render()
+        return changed
+
+    def _confirm_key(self, ch, t):
+        if ch == KEY_CONFIRM:
+            self._go(t, READY)
+            return True
+        if ch == KEY_BACK:
+            self._go(t, ENTRY)
+            return True
+        if ch == KEY_SEPARATE:
+            return self._next_page()
+        return False
+
+    def _ready_key(self, ch, t):
+        if ch == KEY_ENTER:
+            self._check(t)
+            return True
+        if ch == KEY_BACK:
+            self._go(t, ENTRY)
+            return True
+        if ch == KEY_SEPARATE:
+            return self._next_page()
+        return False
+
+    def _next_page(self):
+        rows = self._word_rows()
+        if len(rows) <= LIST_ROWS:
+            return False
+        self.page = (self.page + 1) % ((len(rows) + LIST_ROWS - 1) // LIST_ROWS)
+        return self._render()
+
+    # --- the check and the verdict -------------------------------------------
+
+    def _check(self, t):
+        entry = self.entry
+        any_invalid = False
+        beyond = False
+        try:
+            for i in range(entry.count):
+                result = self.lexicon.lookup(entry.words[i], entry.lengths[i])
+                if result == INVALID:
+                    any_invalid = True
+                elif result != VALID:
+                    beyond = True
+        except LexiconError:
+            # The image failed under a lookup (flash fault): no automatic verdict.
+            count = entry.count
+            self.state = REFEREE_WAIT
+            self.wait_reason = "bad_list"
+            self.set_lexicon(None, "damaged")
+            self.count_without_list = count
+            self._go(t, REFEREE_WAIT)
+            return
+        if any_invalid:
+            # One word that is not in the list decides: the play is not acceptable
+            # even when another word is beyond the list (TSO 3.1.4).
+            self.decide(t, False, "list")
+        elif beyond:
+            self.wait_reason = "referee_decides"
+            self._go(t, REFEREE_WAIT)
+        else:
+            self.decide(t, True, "list")
+
+    def _declared(self):
+        if self.entry is not None and self.entry.count:
+            return self.entry.count
+        return self.count_without_list
+
+    def decide(self, t, acceptable, by):
+        """The verdict for the whole play, from the list or from the referee."""
+        count = self._declared()
+        outcome = self.engine.challenge_verdict(t, acceptable, count)
+        self._log(t, "acceptable" if acceptable else "not_acceptable", by, outcome)
+        self._forget_words()
+        self.verdict = acceptable
+        self.outcome = outcome
+        self.verdict_by = by
+        self._go(t, VERDICT)
+        self.guard_t = t
+
+    def _cancel(self, t):
+        self.engine.cancel_challenge(t)
+        self._log(t, "cancelled", "players", None)
+        self._forget_words()
+        self.challenger = -1
+        self._go(t, NEUTRAL)
+
+    def _leave_verdict(self, t):
+        self.verdict = None
+        self.outcome = None
+        self._forget_words()
+        self.challenger = -1
+        self._go(t, NEUTRAL)
+        self.guard_t = t
+
+    def _forget_words(self):
+        if self.entry is not None:
+            self.entry.wipe()
+        self.count_without_list = 0
+        self.page = 0
+        self.wait_reason = ""
+
+    def _log(self, t, verdict, by, outcome):
+        if self.log is None:
+            return
+        words = []
+        if self.entry is not None:
+            for i in range(self.entry.count):
+                words.append(self.entry.text(i))
+        record = {
+            "at": self.wall() if self.wall is not None else None,
+            "challenger": self.challenger,
+            "turn": self._turn(),
+            "words": words,
+            "word_count": self._declared(),
+            "verdict": verdict,
+            "by": by,
+            "penalty": outcome.penalty_points if outcome is not None else 0,
+            "lost_turn": bool(outcome.lost_turn) if outcome is not None else False,
+            "withdrawn": bool(outcome.withdrawn) if outcome is not None else False,
+            "list": self.list_id(),
+        }
+        try:
+            self.log.append(record)
+        except OSError:
+            pass    # a full or failing flash must not stop the game
+
+    def _turn(self):
+        # The number of finished turns so far, from the engine's game log.
+        log = getattr(self.engine, "log", None)
+        count = getattr(log, "turns", None)
+        return count if isinstance(count, int) else None
+
+    # --- the referee's return path --------------------------------------------
+
+    def referee_done(self, t):
+        self._go(t, self.back_state if self.back_state == REFEREE_WAIT else NEUTRAL)
+
+    # --- drawing --------------------------------------------------------------
+
+    def _go(self, t, state):
+        self.state = state
+        self.since = t
+        if state != NEUTRAL:
+            self.notice = ""
+        self._render()
+
+    def _note(self, t, key):
+        self.notice = key
+        self.notice_t = t
+        self._render()
+
+    def _render(self):
+        state = self.state
+        if state == REFEREE:
+            lines = self.referee.lines()
+            return self._screen.show(lines)
+        big = None
+        if state == NEUTRAL:
+            lines = self._neutral_lines()
+        elif state == COUNT:
+            lines = [self.text("challenge"), "", self.text("how_many")]
+            if self.entry is None:
+                lines += ["", self._problem_text()]
+        elif state == ENTRY:
+            lines = self._entry_lines()
+        elif state in (CONFIRM, READY):
+            lines = self._list_lines(state)
+        elif state == VERDICT:
+            lines = self._verdict_lines()
+            big = 0
+        elif state == REFEREE_WAIT:
+            lines = self._wait_lines()
+        else:   # CANCEL_ASK
+            lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_no")]
+        return self._screen.show(lines, big)
+
+    def _problem_text(self):
+        return self.text("bad_list" if self.problem == "damaged" else "no_list").replace("\n", " ")
+
+    def _neutral_lines(self):
+        lines = [self.text("ready"), ""]
+        if self.lexicon is None:
+            lines += self.text("bad_list" if self.problem == "damaged" else "no_list").split("\n")
+            lines += self.text("call_referee").split("\n")
+        else:
+            lines.append(self.text("list") % self.lexicon.language)
+            lines.append(self.lexicon.name)
+            lines.append(self.lexicon.version)
+        while len(lines) < 5:
+            lines.append("")
+        lines = lines[:5]
+        lines.append(self.text(self.notice) if self.notice else "")
+        lines.append(self.text("key_challenge"))
+        lines.append(self.text("key_referee"))
+        return lines
+
+    def _entry_lines(self):
+        entry = self.entry
+        lines = [self.text("word_n") % (entry.current + 1, entry.count)]
+        first = max(0, entry.current - WORD_ROWS + 1)
+        for i in range(first, first + WORD_ROWS):
+            if i <= entry.current:
+                text = entry.text(i) + ("_" if i == entry.current else "")
+                lines.append(_tail("%d %s" % (i + 1, text)))
+            else:
+                lines.append("")
+        lines.append(self.entry.legend())
+        lines.append(self.text("entry_keys"))
+        return lines
+
+    def _word_rows(self):
+        rows = []
+        for i in range(self.entry.count):
+            rows.append(_tail("%d %s" % (i + 1, self.entry.text(i))))
+        return rows
+
+    def _list_lines(self, state):
+        rows = self._word_rows()
+        start = self.page * LIST_ROWS
+        lines = [self.text("opponent") if state == CONFIRM else self.text("confirmed")]
+        lines += rows[start:start + LIST_ROWS]
+        while len(lines) < ROWS - 1:
+            lines.append("")
+        lines.append(self.text("confirm_keys") if state == CONFIRM else self.text("check_key"))
+        return lines
+
+    def _verdict_lines(self):
+        acceptable, outcome, by = self.verdict, self.outcome, self.verdict_by
+        lines = [self.text("acceptable" if acceptable else "not_acceptable"), ""]
+        if outcome is not None and outcome.withdrawn:
+            lines.append(self.text("withdrawn"))
+        elif outcome is not None and outcome.penalty_points:
+            lines.append(self.text("penalty") % outcome.penalty_points)
+        elif outcome is None or not outcome.lost_turn:
+            lines.append(self.text("no_penalty"))
+        if outcome is not None and outcome.lost_turn:
+            lines.append(self.text("lost_turn"))
+        if outcome is not None and outcome.game_over:
+            lines.append(self.text("game_over"))
+        elif outcome is not None and outcome.runs >= 0:
+            lines.append(self.text("clock_runs") % self.text("side_%d" % outcome.runs))
+        while len(lines) < 5:
+            lines.append("")
+        if by == "referee":
+            lines.append(self.text("menu_title"))
+        else:
+            lines.append(self.lexicon.name if self.lexicon is not None else "")
+        lines.append(self.lexicon.version if by != "referee" and self.lexicon is not None else "")
+        lines.append(self.text("any_key"))
+        return lines[:ROWS]
+
+    def _wait_lines(self):
+        lines = []
+        if self.wait_reason == "referee_decides":
+            lines += self.text("referee_decides").split("\n")
+            rows = self._word_rows()     # the referee needs the words
+            lines += rows[:ROWS - 3]
+        else:
+            lines += self.text(self.wait_reason).split("\n")
+            lines += self.text("call_referee").split("\n")
+        while len(lines) < ROWS - 1:
+            lines.append("")
+        lines = lines[:ROWS - 1]
+        lines.append(self.text("key_referee"))
+        return lines
+
+
+def _tail(text):
+    # A long word shows its end, where the typing happens.
+    if len(text) <= COLS:
+        return text
+    return "<" + text[len(text) - COLS + 1:]

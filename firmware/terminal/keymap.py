@@ -1,0 +1,121 @@
+# The multi-tap key map, generated from a word list's tile table, so that a new
+# language needs no firmware change.
+#
+# Tiles stay in the table's (alphabetical) order across the keys, as on a phone
+# keypad, so that a player finds a letter where the alphabet puts it; where the
+# groups are cut is chosen to spend the fewest presses for the language's letter
+# frequencies.  On each key the letters come most frequent first.
+
+LETTER_KEYS = "1234567890"
+
+
+def _group_cost(freq_sorted):
+    # Presses to type each letter of one key once, weighted by frequency: the
+    # most frequent letter costs 1 press, the next 2, ...
+    cost = 0
+    for pos in range(len(freq_sorted)):
+        cost += freq_sorted[pos] * (pos + 1)
+    return cost
+
+
+def partition(freq, keys):
+    """Cut tiles 0..n-1 into at most `keys` contiguous groups of least cost.
+
+    Returns the list of (start, end) ranges, one per used key.
+    """
+    n = len(freq)
+    if n <= keys:
+        return [(i, i + 1) for i in range(n)]
+    # cost[i][j]: cost of one group holding tiles i..j-1 (n is at most 250)
+    cost = {}
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            cost[i * 1000 + j] = _group_cost(sorted(freq[i:j], reverse=True))
+    inf = 1 << 62
+    # best[g][j]: least cost of the first j tiles in g groups
+    best = [[inf] * (n + 1) for _ in range(keys + 1)]
+    cut = [[0] * (n + 1) for _ in range(keys + 1)]
+    best[0][0] = 0
+    for g in range(1, keys + 1):
+        for j in range(g, n + 1):
+            for i in range(g - 1, j):
+                if best[g - 1][i] == inf:
+                    continue
+                c = best[g - 1][i] + cost[i * 1000 + j]
+                if c < best[g][j]:
+                    best[g][j] = c
+                    cut[g][j] = i
+    groups = []
+    j = n
+    for g in range(keys, 0, -1):
+        i = cut[g][j]
+        groups.append((i, j))
+        j = i
+    groups.reverse()
+    return groups
+
+
+class KeyMap:
+    """Which tiles each digit key cycles through, in press order."""
+
+    def __init__(self, tiles, freq=None, keys=LETTER_KEYS):
+        self.tiles = list(tiles)
+        if freq is None or len(freq) != len(self.tiles):
+            freq = [1] * len(self.tiles)    # no frequencies: balanced groups, table order
+        self.keys = keys
+        self._cycle = {}
+        self._where = [("", 0)] * len(self.tiles)
+        ranges = partition(list(freq), len(keys))
+        for k in range(len(ranges)):
+            start, end = ranges[k]
+            idx = list(range(start, end))
+            # most frequent first; ties keep the table order (MicroPython's sort
+            # is not stable, hence the index in the key)
+            idx.sort(key=lambda i: (-freq[i], i))
+            cycle = bytes(idx)
+            self._cycle[keys[k]] = cycle
+            for pos in range(len(cycle)):
+                self._where[cycle[pos]] = (keys[k], pos)
+
+    def cycle(self, key):
+        """Tile indices on `key` in press order (empty bytes if the key has none)."""
+        return self._cycle.get(key, b"")
+
+    def where(self, tile):
+        """(key, presses - 1) that types `tile`."""
+        return self._where[tile]
+
+    def legend(self, key):
+        """The key's letters as shown on the screen, e.g. 'ACB'."""
+        return "".join(self.tiles[i] for i in self.cycle(key))
+
+    def presses(self, word):
+        """Presses to type a word of tile indices, counting one separating press
+        (the `B` key or waiting for the timeout) between two tiles on the same key."""
+        total = 0
+        last_key = None
+        for tile in word:
+            key, pos = self._where[tile]
+            if key == last_key:
+                total += 1
+            total += pos + 1
+            last_key = key
+        return total
+
+
+def tile_frequencies(tiles, language, from_image=None):
+    """Frequencies for the tile table: the image's own if it has them, else the
+    firmware's table for the language (a tile it does not know counts 0), else
+    None (the key map then keeps the table order)."""
+    if from_image is not None and len(from_image) == len(tiles):
+        return list(from_image)
+    from terminal.letterfreq import FREQUENCY
+
+    pairs = FREQUENCY.get(language)
+    if pairs is None:
+        return None
+    table = {}
+    items = pairs.split(" ")
+    for i in range(0, len(items) - 1, 2):
+        table[items[i]] = int(items[i + 1])
+    return [table.get(tile, 0) for tile in tiles]

@@ -1,0 +1,81 @@
+# The challenge log on flash: one JSON object per line in
+# <dir>/challenges.jsonl, rotated to challenges.1.jsonl when it would pass
+# max_bytes, so at most about 2 x max_bytes stay on flash.  Each record is
+# written with one open/write/close, so a power cut loses at most the record
+# being written; a torn last line is skipped on reading and never glued to the
+# next record.
+
+import json
+import os
+
+NAME = "challenges.jsonl"
+OLD_NAME = "challenges.1.jsonl"
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return -1
+
+
+class ChallengeLog:
+    def __init__(self, directory="/logs", max_bytes=16384):
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self.path = directory + "/" + NAME
+        self.old_path = directory + "/" + OLD_NAME
+        try:
+            os.mkdir(directory)
+        except OSError:
+            pass            # exists already
+        self.seq = 0
+        for record in self.records():
+            seq = record.get("seq", 0)
+            if isinstance(seq, int) and seq > self.seq:
+                self.seq = seq
+
+    def append(self, record):
+        """Write one record (a dict); adds "seq".  Returns the seq."""
+        self.seq += 1
+        record["seq"] = self.seq
+        line = json.dumps(record) + "\n"
+        size = _size(self.path)
+        if size > 0 and size + len(line) > self.max_bytes:
+            self._rotate()
+            size = -1
+        prefix = ""
+        if size > 0 and not self._ends_with_newline(size):
+            prefix = "\n"       # a torn line from a power cut stays on its own line
+        with open(self.path, "a") as f:
+            f.write(prefix + line)
+        return self.seq
+
+    def _ends_with_newline(self, size):
+        with open(self.path, "rb") as f:
+            f.seek(size - 1)
+            return f.read(1) == b"\n"
+
+    def _rotate(self):
+        try:
+            os.remove(self.old_path)
+        except OSError:
+            pass
+        os.rename(self.path, self.old_path)
+
+    def records(self):
+        """Every readable record, oldest first (torn lines are skipped)."""
+        for path in (self.old_path, self.path):
+            if _size(path) < 0:
+                continue
+            with open(path, "rb") as f:
+                for raw in f:
+                    raw = raw.strip()
+                    if not raw:
+                        continue
+                    try:
+                        record = json.loads(raw.decode("utf-8"))
+                    except ValueError:      # torn line (UnicodeError is a ValueError)
+                        continue
+                    if isinstance(record, dict):
+                        yield record

@@ -1,0 +1,357 @@
+# Lockdown and the referee menu.  Outside a challenge the terminal looks up no
+# word; the referee's PIN opens a menu to check words, change settings, adjust a
+# player's time (TSO 7.3.2.2) and reset the clock in two steps (TSO 1.4.1a).
+# When the list cannot decide (a word beyond it, or no usable list), the PIN
+# leads straight to the referee's verdict.
+
+from timebase import ticks_diff
+from terminal.entry import WordEntry
+from terminal.settings import VERDICT_CHOICES_MS
+from i18n import LANGUAGES
+
+PIN = 0
+MENU = 1
+CHECK = 2
+SETTINGS = 3
+NEW_PIN = 4
+ADJ_SIDE = 5
+ADJ_SECS = 6
+RESET_ASK = 7
+PICK = 8            # the referee's verdict on a challenge
+
+MAX_DIGITS = 8
+TRIES = 3           # wrong PINs before the lockout
+LOCK_MS = 30000
+IDLE_MS = 120000    # an abandoned menu closes itself
+MAX_ADJUST_S = 3600
+
+
+class Referee:
+    def __init__(self, flow):
+        self.flow = flow
+        self.mode = PIN
+        self.digits = ""
+        self.failures = 0
+        self.locked_t = None
+        self.shown_lock_s = -1
+        self.for_verdict = False
+        self.last_t = 0
+        self.check_entry = None
+        self.check_line = ""
+        self.note = ""
+        self.adj_side = 0
+        self.adj_negative = False
+        self.reset_token = None
+
+    def lexicon_changed(self):
+        flow = self.flow
+        self.check_entry = None
+        if flow.keymap is not None:
+            self.check_entry = WordEntry(flow.keymap, flow.settings.get("multitap_ms", 1000))
+
+    def open(self, t, for_verdict):
+        self.for_verdict = for_verdict
+        self.last_t = t
+        self._to(PIN)
+
+    def _to(self, mode):
+        self.mode = mode
+        self.digits = ""
+        self.note = ""
+        self.check_line = ""
+        if self.check_entry is not None:
+            self.check_entry.wipe()
+
+    def _exit(self, t):
+        self._to(PIN)
+        self.reset_token = None
+        self.flow.referee_done(t)
+
+    def _locked(self, t):
+        if self.locked_t is None:
+            return False
+        if ticks_diff(t, self.locked_t) >= LOCK_MS:
+            self.locked_t = None
+            return False
+        return True
+
+    # --- keys ---------------------------------------------------------------
+
+    def key(self, ch, t):
+        self.last_t = t
+        mode = self.mode
+        if mode == PIN:
+            return self._pin_key(ch, t)
+        if mode == PICK:
+            if ch == "1" or ch == "2":
+                self._to(PIN)
+                self.flow.decide(t, ch == "1", "referee")
+                return True
+            if ch == "D":
+                self._exit(t)
+                return True
+            return False
+        if mode == MENU:
+            return self._menu_key(ch, t)
+        if mode == CHECK:
+            return self._check_key(ch, t)
+        if mode == SETTINGS:
+            return self._settings_key(ch, t)
+        if mode == NEW_PIN:
+            return self._new_pin_key(ch, t)
+        if mode == ADJ_SIDE:
+            if ch == "1" or ch == "2":
+                self.adj_side = ord(ch) - ord("1")
+                self.adj_negative = False
+                self._to(ADJ_SECS)
+                return True
+            if ch == "D":
+                self._to(MENU)
+                return True
+            return False
+        if mode == ADJ_SECS:
+            return self._adjust_key(ch, t)
+        if mode == RESET_ASK:
+            if ch == "#":
+                ok = self.flow.engine.confirm_reset(self.reset_token)
+                self.reset_token = None
+                self._to(MENU)
+                self.note = "done" if ok else "rejected"
+                return True
+            if ch == "D":
+                self.reset_token = None
+                self._to(MENU)
+                return True
+            return False
+        return False
+
+    def _pin_key(self, ch, t):
+        if ch == "D":
+            self._exit(t)
+            return True
+        if self._locked(t):
+            return False
+        if "0" <= ch <= "9":
+            if len(self.digits) < MAX_DIGITS:
+                self.digits += ch
+                self.note = ""
+                return True
+            return False
+        if ch == "*":
+            self.digits = self.digits[:-1]
+            return True
+        if ch == "#":
+            if self.digits == str(self.flow.settings.get("referee_pin", "0000")):
+                self.failures = 0
+                self._to(PICK if self.for_verdict else MENU)
+                return True
+            self.digits = ""
+            self.failures += 1
+            self.note = "pin_wrong"
+            if self.failures >= TRIES:
+                self.failures = 0
+                self.locked_t = t
+                self.shown_lock_s = LOCK_MS // 1000
+            return True
+        return False
+
+    def _menu_key(self, ch, t):
+        if ch == "1":
+            if self.check_entry is None:
+                self.note = "no_list"
+                return True
+            self._to(CHECK)
+            self.check_entry.begin(1)
+            return True
+        if ch == "2":
+            self._to(SETTINGS)
+            return True
+        if ch == "3":
+            self._to(ADJ_SIDE)
+            return True
+        if ch == "4":
+            self._to(RESET_ASK)
+            self.reset_token = self.flow.engine.request_reset()
+            return True
+        if ch == "D":
+            self._exit(t)
+            return True
+        return False
+
+    def _check_key(self, ch, t):
+        entry = self.check_entry
+        if ch == "D":
+            self._to(MENU)
+            return True
+        if "0" <= ch <= "9":
+            if not entry.lengths[0] and not entry.pending_key:
+                self.check_line = ""     # a new word: the last answer goes
+            return entry.letter_key(ch, t)
+        if ch == "B":
+            return entry.commit()
+        if ch == "*":
+            return entry.backspace()
+        if ch == "#":
+            entry.commit()
+            n = entry.lengths[0]
+            if not n:
+                return False
+            from lexicon.reader import VALID, INVALID, LexiconError
+
+            try:
+                result = self.flow.lexicon.lookup(entry.words[0], n)
+            except LexiconError:
+                self.flow.set_lexicon(None, "damaged")
+                self._to(MENU)
+                self.note = "bad_list"
+                return True
+            answer = "valid" if result == VALID else ("invalid" if result == INVALID else "too_long")
+            self.check_line = entry.text(0) + "\n" + self.flow.text(answer)
+            entry.begin(1)
+            return True
+        return False
+
+    def _settings_key(self, ch, t):
+        settings = self.flow.settings
+        if ch == "D":
+            self._to(MENU)
+            return True
+        if ch == "1":
+            lang = settings.get("lang", "de")
+            i = LANGUAGES.index(lang) if lang in LANGUAGES else -1
+            return self._set("lang", LANGUAGES[(i + 1) % len(LANGUAGES)])
+        if ch == "2":
+            ms = settings.get("verdict_ms", 10000)
+            i = VERDICT_CHOICES_MS.index(ms) if ms in VERDICT_CHOICES_MS else -1
+            return self._set("verdict_ms", VERDICT_CHOICES_MS[(i + 1) % len(VERDICT_CHOICES_MS)])
+        if ch == "3":
+            self._to(NEW_PIN)
+            return True
+        if ch == "4":
+            names = _preset_names()
+            if not names:
+                return False
+            name = settings.get("preset", names[0])
+            i = names.index(name) if name in names else -1
+            return self._set("preset", names[(i + 1) % len(names)])
+        return False
+
+    def _set(self, key, value):
+        ok, message = self.flow.settings.set(key, value)
+        self.note = "saved" if ok else "rejected"
+        return True
+
+    def _new_pin_key(self, ch, t):
+        if ch == "D":
+            self._to(SETTINGS)
+            return True
+        if "0" <= ch <= "9":
+            if len(self.digits) < MAX_DIGITS:
+                self.digits += ch
+                return True
+            return False
+        if ch == "*":
+            self.digits = self.digits[:-1]
+            return True
+        if ch == "#":
+            ok, message = self.flow.settings.set("referee_pin", self.digits)
+            self._to(SETTINGS if ok else NEW_PIN)
+            self.note = "saved" if ok else "rejected"
+            return True
+        return False
+
+    def _adjust_key(self, ch, t):
+        if ch == "D":
+            self._to(MENU)
+            return True
+        if "0" <= ch <= "9":
+            if len(self.digits) < 4:
+                self.digits += ch
+                return True
+            return False
+        if ch == "*":
+            self.adj_negative = not self.adj_negative
+            return True
+        if ch == "#":
+            if not self.digits:
+                return False
+            seconds = min(int(self.digits), MAX_ADJUST_S)
+            delta = -seconds * 1000 if self.adj_negative else seconds * 1000
+            ok = self.flow.engine.adjust(t, self.adj_side, delta)
+            self._to(MENU)
+            self.note = "done" if ok else "rejected"
+            return True
+        return False
+
+    # --- time ---------------------------------------------------------------
+
+    def update(self, t):
+        """True if the screen needs redrawing."""
+        if ticks_diff(t, self.last_t) >= IDLE_MS:
+            self._exit(t)
+            return True
+        if self.mode == CHECK and self.check_entry is not None:
+            return self.check_entry.expire(t)
+        if self.mode == PIN and self.locked_t is not None:
+            if not self._locked(t):
+                self.shown_lock_s = -1
+                return True
+            left = (LOCK_MS - ticks_diff(t, self.locked_t) + 999) // 1000
+            if left != self.shown_lock_s:
+                self.shown_lock_s = left
+                return True
+        return False
+
+    # --- drawing ------------------------------------------------------------
+
+    def lines(self):
+        flow = self.flow
+        text = flow.text
+        mode = self.mode
+        note = text(self.note).split("\n")[0] if self.note else ""
+        if mode == PIN:
+            lines = [text("menu_title"), "", text("pin") + " " + "*" * len(self.digits), ""]
+            if self.locked_t is not None:
+                lines.append(text("locked") % max(self.shown_lock_s, 0))
+            else:
+                lines.append(note)
+            return lines + ["", "", text("menu_exit")]
+        if mode == PICK:
+            return [text("menu_title"), "", text("ref_accept"), text("ref_reject"),
+                    "", "", "", text("menu_exit")]
+        if mode == MENU:
+            return [text("menu_title"), text("menu_check"), text("menu_settings"),
+                    text("menu_time"), text("menu_reset"), "", note, text("menu_exit")]
+        if mode == CHECK:
+            entry = self.check_entry
+            answer = (self.check_line + "\n").split("\n")
+            return [text("menu_check")[2:], "", entry.text(0) + "_", "", answer[0], answer[1],
+                    entry.legend(), text("menu_exit")]
+        if mode == SETTINGS:
+            settings = flow.settings
+            return [text("menu_settings")[2:],
+                    text("set_lang") % settings.get("lang", "de"),
+                    text("set_verdict") % (settings.get("verdict_ms", 10000) // 1000),
+                    text("set_pin"),
+                    text("set_preset") % settings.get("preset", "-") if _preset_names() else "",
+                    "", note, text("menu_exit")]
+        if mode == NEW_PIN:
+            return [text("set_pin")[2:], "", text("new_pin") + " " + self.digits, "", note,
+                    "", "", text("menu_exit")]
+        if mode == ADJ_SIDE:
+            return [text("menu_time")[2:], "", text("adj_side"), "", "", "", "", text("menu_exit")]
+        if mode == ADJ_SECS:
+            side = text("side_%d" % self.adj_side)
+            sign = "-" if self.adj_negative else "+"
+            return [text("menu_time")[2:], side, text("adj_secs"), sign + self.digits, "",
+                    text("adj_keys"), "", text("menu_exit")]
+        # RESET_ASK
+        return [text("menu_reset")[2:], "", text("reset_ask"), "", text("yes_no"), "", "", ""]
+
+
+def _preset_names():
+    try:
+        from clock.presets import PRESET_NAMES
+    except ImportError:
+        return ()
+    return PRESET_NAMES

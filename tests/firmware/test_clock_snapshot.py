@@ -1,0 +1,123 @@
+# Snapshot and restore for power-loss recovery: small, exact, paused, and
+# refused when damaged.
+
+from mpytest import raises
+from clock_helpers import MIN, SEC, Table, game
+from clock.engine import Engine, PHASE_ENDING, PHASE_OVER
+from clock.presets import edit_preset, get_preset
+from clock.snapshot import MAX_SIZE, SIZE
+
+
+def restored(table):
+    return Engine.restore(table.engine.snapshot(table.now()), table.preset, table.clock)
+
+
+def figures(engine, t):
+    out = []
+    for side in (0, 1):
+        engine.update(t)
+        d = engine.display(side)
+        out.append((bytes(d.text), d.remaining_ms, d.overtime_ms, d.penalty_points, d.on_turn,
+                    d.window_s, d.window_open, d.hold, d.challenging, d.forfeit, d.game_over,
+                    engine.used_ms(side, t)))
+    return out
+
+
+def test_snapshot_fits_in_256_bytes():
+    table = game()
+    assert len(table.engine.snapshot()) == SIZE <= MAX_SIZE
+
+
+def test_a_running_game_is_restored_exactly_and_paused():
+    table = game()
+    table.wait(3 * MIN + 7)
+    table.press(0)
+    table.wait(6 * SEC + 3)
+    copy = restored(table)
+    assert copy.paused and copy.display(1).paused and not copy.display(1).running
+    assert copy.used_ms(0, table.now()) == 3 * MIN + 7 and copy.used_ms(1, table.now()) == 6 * SEC + 3
+    assert copy.display(1).window_s == 14
+    table.clock.advance(5 * MIN)  # power off: charged to nobody
+    assert copy.resume(table.now())
+    assert copy.on_turn == 1 and copy.display(1).running
+    table.clock.advance(1 * SEC)
+    assert copy.used_ms(1, table.now()) == 7 * SEC + 3
+    copy.update(table.now())
+    assert copy.display(1).window_s == 13
+
+
+def test_a_restored_game_shows_the_same_as_the_paused_original():
+    table = game()
+    table.wait(31 * MIN + 5)
+    table.press(0)
+    table.wait(2 * SEC)
+    table.engine.hold(table.now(), 1)
+    table.engine.adjust(table.now(), 1, 30 * SEC)
+    copy = restored(table)
+    table.engine.pause(table.now())
+    assert figures(copy, table.now()) == figures(table.engine, table.now())
+    assert copy.snapshot(table.now()) == table.engine.snapshot(table.now())
+
+
+def test_challenge_and_end_phase_are_restored():
+    table = game()
+    table.press(0)
+    table.engine.start_challenge(table.now(), 1)
+    copy = restored(table)
+    assert copy.challenging and not copy.paused
+    outcome = copy.challenge_verdict(table.now(), True, 2)
+    assert outcome.penalty_points == 20 and copy.display(1).running
+
+    table = game()
+    table.press(0)
+    table.engine.finish(table.now(), 1)
+    copy = restored(table)
+    assert copy.phase == PHASE_ENDING and copy.paused
+    copy.resume(table.now())
+    copy.update(table.clock.advance(20 * SEC))
+    assert copy.phase == PHASE_OVER
+
+
+def test_a_finished_or_unstarted_game_is_not_paused_by_restore():
+    table = Table()
+    assert not restored(table).paused
+    table = game()
+    table.wait(36 * MIN)
+    copy = restored(table)
+    assert copy.phase == PHASE_OVER and copy.forfeit_side == 0 and not copy.paused
+    assert copy.display(0).forfeit
+
+
+def test_every_damaged_byte_is_refused():
+    table = game()
+    table.wait(5 * SEC)
+    blob = table.engine.snapshot()
+    for index in range(len(blob)):
+        for flip in (1, 0x80):
+            bad = bytearray(blob)
+            bad[index] ^= flip
+            raises(ValueError, Engine.restore, bytes(bad), table.preset, table.clock)
+    raises(ValueError, Engine.restore, blob[:-1], table.preset, table.clock)
+    raises(ValueError, Engine.restore, blob + b"\x00", table.preset, table.clock)
+    raises(ValueError, Engine.restore, b"", table.preset, table.clock)
+
+
+def test_a_snapshot_of_another_preset_is_refused():
+    table = game()
+    blob = table.engine.snapshot()
+    other = edit_preset(get_preset("tso30"), {"challenge_penalty_points": 5})
+    error = raises(ValueError, Engine.restore, blob, other, table.clock)
+    assert "preset" in str(error)
+    raises(ValueError, Engine.restore, blob, get_preset("tso25"), table.clock)
+
+
+def test_an_unknown_version_is_refused():
+    import struct
+    from binascii import crc32
+
+    table = game()
+    body = bytearray(table.engine.snapshot()[:-4])
+    body[0] = 99
+    blob = bytes(body) + struct.pack("<I", crc32(bytes(body)) & 0xFFFFFFFF)
+    error = raises(ValueError, Engine.restore, blob, table.preset, table.clock)
+    assert "version" in str(error)

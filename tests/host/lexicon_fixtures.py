@@ -1,0 +1,93 @@
+"""Small word graph images for the firmware tests, built by the packer.
+
+The firmware tests run under MicroPython too, where the packer cannot run, so the
+images live in tests/firmware/data/ next to a list of queries with the answers of
+the packer's own reader.  The word lists are synthetic (a seeded generator), so no
+licence of a real list applies.  test_lexicon_agrees_with_packer.py rebuilds them
+and fails if the committed files differ.  Regenerate with
+`python -m tests.host.lexicon_fixtures`.
+"""
+
+import random
+from pathlib import Path
+
+from wordlist_packer.image import Image
+from wordlist_packer.normalise import Profile
+from wordlist_packer.pipeline import build_from_lines
+
+DATA = Path(__file__).resolve().parents[1] / "firmware" / "data"
+
+# name: (profile, tiles to draw from, word count, shortest, longest, seed)
+# or (profile, the words themselves): the flow tests need known words.
+SPECS = {
+    "de": ("de", ["ab", "aber", "ärger", "haus", "hause", "maus", "qua", "zug", "züge", "öl",
+                  "übel", "tee", "see"]),
+    "es": ("es", ["A", "B", "C", "CH", "D", "E", "I", "K", "L", "LL", "N", "Ñ", "O", "R",
+                  "RR", "S", "W"], 300, 2, 9, 5),
+    "pl": ("pl", list("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"), 3000, 2, 15, 7),
+    "nb": ("nb", list("ABDEGIKLNORSTUÆØÅÄÖÜ"), 400, 2, 11, 11),
+}
+
+
+def words_for(name):
+    if len(SPECS[name]) == 2:
+        return SPECS[name][1]
+    _, tiles, count, shortest, longest, seed = SPECS[name]
+    rng = random.Random(seed)
+    out = set()
+    while len(out) < count:
+        n = rng.randint(shortest, longest)
+        out.add("".join(rng.choice(tiles) for _ in range(n)).lower())  # capitals are dropped
+    return sorted(out)
+
+
+def queries_for(name, img):
+    """Every word, one-tile edits of words, and words beyond the longest length."""
+    rng = random.Random(1000 + len(name) + ord(name[0]))
+    words = img.word_list()
+    tiles = img.tile_strings
+    queries = list(words)
+    for w in words[: len(words) // 2]:
+        t = img.tiles_of(w)
+        i = rng.randrange(len(t))
+        choice = rng.randrange(3)
+        if choice == 0:
+            t = t[:i] + t[i + 1:]
+        elif choice == 1:
+            t = t[:i] + [rng.randrange(len(tiles))] + t[i:]
+        else:
+            t = t[:i] + [rng.randrange(len(tiles))] + t[i + 1:]
+        queries.append("".join(tiles[x] for x in t))
+    queries.append(tiles[0] * (img.max_len + 1))
+    queries.append(words[-1] + tiles[0] * (img.max_len + 1))
+    return queries
+
+
+def answer(img, tiles):
+    """0 invalid, 1 valid, 2 beyond the list's longest word (the referee decides)."""
+    if len(tiles) > img.max_len:
+        return 2
+    return 1 if img.contains_tiles(tiles) else 0
+
+
+def build(name):
+    profile = Profile.builtin(SPECS[name][0])
+    data = build_from_lines(words_for(name), profile, name="fixture-" + name, version="1",
+                            date=0)
+    img = Image(data)
+    lines = []
+    for q in queries_for(name, img):
+        lines.append("%s %d" % (q, answer(img, img.tiles_of(q))))
+    return data, "\n".join(lines) + "\n"
+
+
+def write_all(directory=DATA):
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in SPECS:
+        data, answers = build(name)
+        (directory / ("lexicon_%s.dawg" % name)).write_bytes(data)
+        (directory / ("lexicon_%s.answers" % name)).write_text(answers, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_all()
