@@ -10,3 +10,11 @@ REPO = Path(__file__).resolve().parent.parent
 for extra in (REPO / "tests" / "firmware", REPO / "host_tools" / "fakes", REPO / "firmware"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+
+def pytest_sessionstart(session):
+    # The published display driver the firmware uses is fetched once into
+    # build/drivers/, which is on the MicroPython path of the firmware tests.
+    from host_tools.drivers import driver_path
+
+    driver_path("ssd1306")

@@ -20,7 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 RUNNER_DIR = REPO / "tests" / "firmware"
 DEFAULT_TEST_DIRS = "tests/firmware"
-DEFAULT_MPY_PATH = "firmware host_tools/fakes"
+DEFAULT_MPY_PATH = "firmware host_tools/fakes build/drivers"
 MARK = "@@mpytest "
 _TEST_DEF = re.compile(r"^def (test_\w+)\(\s*\)", re.M)
 _HEAPSIZE = re.compile(r"^# mpytest-heapsize: (\w+)", re.M)

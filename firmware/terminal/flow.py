@@ -7,7 +7,6 @@
 
 from i18n import tr
 from timebase import ticks_diff
-from terminal.texts import TEXTS
 from terminal.screen import Screen, ROWS, COLS
 from terminal.entry import WordEntry, MAX_WORDS
 from terminal.keymap import KeyMap, tile_frequencies
@@ -67,7 +66,7 @@ class ChallengeFlow:
         return self.settings.get("lang", "de")
 
     def text(self, key):
-        return tr(TEXTS, key, self.lang())
+        return tr("terminal", key, self.lang())
 
     def set_lexicon(self, lexicon, problem=None):
         """Use another image (after an upload), or none: problem "missing"/"damaged"."""

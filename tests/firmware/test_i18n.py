@@ -1,20 +1,58 @@
-from i18n import LANGUAGES, check_table, tr
+import sys
 
-TABLE = {"pause": {"de": "PAUSE", "en": "PAUSED", "pl": "PAUZA", "nb": "PAUSE"},
-         "only_en": {"en": "ONLY"}}
+import i18n
+from i18n import LANGUAGES, PACKAGES, check_package, tr
 
 
 def test_lookup_in_each_language():
-    assert tr(TABLE, "pause", "de") == "PAUSE"
-    assert tr(TABLE, "pause", "pl") == "PAUZA"
+    assert tr("clock", "pause", "de") == "PAUSE"
+    assert tr("clock", "pause", "pl") == "PAUZA"
+    assert tr("clock", "pause", "en") == "PAUSED"
+    assert tr("terminal", "ready", "nb") == "Klar"
 
 
-def test_missing_language_falls_back_to_english():
-    assert tr(TABLE, "only_en", "nb") == "ONLY"
+def test_unknown_language_falls_back_to_english():
+    assert tr("clock", "pause", "xx") == "PAUSED"
 
 
-def test_check_table_names_every_gap():
-    gaps = check_table(TABLE)
-    assert ("only_en", "de") in gaps and ("only_en", "nb") in gaps
-    assert len(gaps) == 3
-    assert "de" in LANGUAGES and "en" in LANGUAGES
+def test_missing_key_falls_back_to_english():
+    texts = i18n.table("clock", "nb")
+    saved = texts.pop("late")
+    try:
+        assert tr("clock", "late", "nb") == "LATE"
+        assert check_package("clock") == [("late", "nb")]
+    finally:
+        texts["late"] = saved
+    assert tr("clock", "late", "nb") == "FORSINKET"
+
+
+def test_a_key_in_no_table_is_an_error():
+    try:
+        tr("clock", "no_such_key", "de")
+    except KeyError:
+        return
+    raise AssertionError("expected KeyError")
+
+
+def test_only_the_language_in_use_stays_loaded():
+    tr("terminal", "ready", "pl")
+    tr("clock", "pause", "pl")
+    assert "terminal.texts_pl" in i18n.loaded() and "clock.texts_pl" in i18n.loaded()
+    tr("terminal", "ready", "de")
+    names = i18n.loaded()
+    assert "terminal.texts_de" in names
+    assert not [n for n in names if n.endswith("_pl")], names
+    assert "terminal.texts_pl" not in sys.modules
+    assert not [n for n in names if not n.endswith(("_de", "_en"))], names
+
+
+def test_every_package_has_every_language_module():
+    for package in PACKAGES:
+        for lang in LANGUAGES:
+            assert len(i18n._load(package, lang)) > 5, (package, lang)
+
+
+def test_device_label_keys_are_the_clock_tables_keys():
+    from app.device import CLOCK_KEYS
+
+    assert sorted(CLOCK_KEYS) == sorted(i18n._load("clock", "en"))

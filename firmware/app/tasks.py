@@ -1,0 +1,91 @@
+# The asyncio tasks: thin loops around the Device's plain methods.
+#
+#   task        period   what
+#   tick        10 ms    buttons -> engine, flow timeouts, cues, saves (Device.tick)
+#   keypad      10 ms    one matrix scan (Device.scan_keys)
+#   display     50 ms    redraw the panels that changed (Device.refresh)
+#   battery     2 s      one ADC sample (Device.sample_battery)
+#   watchdog    500 ms   feed the WDT if every task above beat recently
+#   link        -        host link (link.server.serve), when a link stream is given
+
+import asyncio
+
+from app.watchdog import Watchdog
+
+TICK_MS = 10
+KEYPAD_MS = 10
+DISPLAY_MS = 50
+BATTERY_MS = 2000
+FEED_MS = 500
+# A task that has not completed a round for this long counts as hung.
+LIMITS_MS = (2000, 2000, 4000, 6000)
+TASK_TICK, TASK_KEYPAD, TASK_DISPLAY, TASK_BATTERY = 0, 1, 2, 3
+
+
+async def _tick(dev, wd):
+    clock = dev.clock
+    while True:
+        now = clock.ticks_ms()
+        dev.tick(now)
+        wd.beat(TASK_TICK, now)
+        await asyncio.sleep_ms(TICK_MS)
+
+
+async def _keypad(dev, wd):
+    clock = dev.clock
+    while True:
+        now = clock.ticks_ms()
+        dev.scan_keys(now)
+        wd.beat(TASK_KEYPAD, now)
+        await asyncio.sleep_ms(KEYPAD_MS)
+
+
+async def _display(dev, wd):
+    clock = dev.clock
+    while True:
+        now = clock.ticks_ms()
+        dev.refresh(now)
+        wd.beat(TASK_DISPLAY, now)
+        await asyncio.sleep_ms(DISPLAY_MS)
+
+
+async def _battery(dev, wd):
+    clock = dev.clock
+    while True:
+        now = clock.ticks_ms()
+        dev.sample_battery(now)
+        wd.beat(TASK_BATTERY, now)
+        await asyncio.sleep_ms(BATTERY_MS)
+
+
+async def _feeder(dev, wd, on_hang):
+    clock = dev.clock
+    while True:
+        now = clock.ticks_ms()
+        if not wd.check(now) and on_hang is not None:
+            # One task is stuck while the scheduler still runs: keep the game
+            # up to this moment and restart now rather than when the WDT bites.
+            on_hang(now)
+        await asyncio.sleep_ms(FEED_MS)
+
+
+def start(dev, wdt=None, link=None, extra=(), on_hang=None):
+    """Create the tasks (inside a running loop); returns the Watchdog."""
+    wd = Watchdog(wdt, dev.clock, LIMITS_MS)
+    dev.watchdog = wd
+    asyncio.create_task(_tick(dev, wd))
+    asyncio.create_task(_keypad(dev, wd))
+    asyncio.create_task(_display(dev, wd))
+    asyncio.create_task(_battery(dev, wd))
+    asyncio.create_task(_feeder(dev, wd, on_hang))
+    if link is not None:
+        asyncio.create_task(link)
+    for coro in extra:
+        asyncio.create_task(coro)
+    return wd
+
+
+async def main(dev, wdt=None, link=None, extra=(), on_hang=None):
+    start(dev, wdt, link, extra, on_hang)
+    while True:
+        await asyncio.sleep_ms(1000)

@@ -1,0 +1,22 @@
+# Polish UI texts of `app`: key -> text. Generated once from the shared table;
+# edit here.  Only the configured language (and English, for a key a
+# translation lacks) is loaded: see i18n.py.  Every language has the same
+# keys (tests/firmware/test_i18n.py).
+# Short enough for a 16-character line.
+
+TEXTS = {
+    "recovered": "ODTWORZONO",
+    "recovered_note": "Po zaniku zasil.",
+    "recovered_wdt": "Po restarcie",
+    "resume_hint": "Pauza: dalej",
+    "not_recovered": "Gra utracona",
+    "battery_low": "SŁABA BATERIA",
+    "battery_empty": "BATERIA PUSTA",
+    "config_bad": "Błąd konfig.",
+    "selftest": "AUTOTEST",
+    "press": "Naciśnij:",
+    "key": "Klawisz:",
+    "done": "GOTOWE",
+    "missing": "brak",
+    "skip": "Trzymaj pauzę",
+}

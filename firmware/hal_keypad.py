@@ -1,0 +1,81 @@
+# 4x4 matrix keypad, scanned from the main loop.
+#
+# Rows are outputs, driven to the active level one at a time; columns are
+# inputs (on the reference board the column pins are input-only and pulled
+# up externally).  A key counts as pressed once it is seen in two scans in a
+# row, and is reported with the time of the first of them; it must be seen
+# released in two scans before it can be pressed again.  Scan state lives in
+# preallocated buffers: a scan allocates nothing.
+
+SCAN_MS = 10
+_SEEN = 1        # seen down in one scan
+_DOWN = 2        # reported
+_UP_ONCE = 3     # reported, then seen up in one scan
+
+
+class Keypad:
+    def __init__(self, rows, cols, layout, active_level=0):
+        self.rows = tuple(rows)
+        self.cols = tuple(cols)
+        self._active = active_level
+        self._idle = 1 - active_level
+        keys = []
+        for line in layout:
+            for ch in line:
+                keys.append(ch)
+        self.keys = tuple(keys)
+        n = len(self.rows) * len(self.cols)
+        self._state = bytearray(n)
+        self._first = [0] * n        # ticks of the first scan that saw the key down
+        for row in self.rows:
+            row.value(self._idle)
+
+    def scan(self, now, sink):
+        """One scan of the whole matrix; sink(ch, ticks) for every confirmed press."""
+        ncols = len(self.cols)
+        state = self._state
+        first = self._first
+        active = self._active
+        for r in range(len(self.rows)):
+            row = self.rows[r]
+            row.value(active)
+            for c in range(ncols):
+                i = r * ncols + c
+                down = self.cols[c].value() == active
+                s = state[i]
+                if down:
+                    if s == 0:
+                        state[i] = _SEEN
+                        first[i] = now
+                    elif s == _SEEN:
+                        state[i] = _DOWN
+                        sink(self.keys[i], first[i])
+                    elif s == _UP_ONCE:
+                        state[i] = _DOWN
+                else:
+                    if s == _SEEN:
+                        state[i] = 0
+                    elif s == _DOWN:
+                        state[i] = _UP_ONCE
+                    elif s == _UP_ONCE:
+                        state[i] = 0
+            row.value(self._idle)
+
+    def pressed(self):
+        """Keys currently held (for the self-test); allocates, not for hot paths."""
+        return [self.keys[i] for i in range(len(self.keys)) if self._state[i] in (_DOWN, _UP_ONCE)]
+
+
+def create():
+    import hwconfig
+    from machine import Pin
+
+    pull_ups = getattr(hwconfig, "PULL_UP_PINS", {})
+    rows = [Pin(n, Pin.OUT, value=1 - hwconfig.BUTTON_ACTIVE_LEVEL) for n in hwconfig.KEYPAD_ROWS]
+    cols = []
+    for n in hwconfig.KEYPAD_COLS:
+        if pull_ups.get(n, False):
+            cols.append(Pin(n, Pin.IN, Pin.PULL_UP))
+        else:
+            cols.append(Pin(n, Pin.IN))
+    return Keypad(rows, cols, hwconfig.KEYPAD_LAYOUT, hwconfig.BUTTON_ACTIVE_LEVEL)

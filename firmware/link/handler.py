@@ -1,0 +1,378 @@
+# Command dispatch of the host link and the word list transfer
+# (docs/link-protocol.md, sections 3 and 4).
+#
+# LinkHandler(services) answers one request at a time.  `services` is the
+# runtime's object (see docs/link-protocol.md, section 5):
+#   device_info() -> dict with at least "device" and "firmware"
+#   get_config() -> dict
+#   set_config(dict) -> (ok, message)
+#   game_in_progress() -> bool
+#   read_log(name, offset, size) -> bytes (b"" at the end; KeyError: no such log)
+#   lexicon_changed() -> None, called after a new list was swapped in
+#   release_lexicon() -> None (optional), called just before the swap
+#
+# The word list arrives in `lexicon.new`; `lexicon.job` remembers what is being
+# received (size and CRC of the whole image).  Only a complete file whose CRCs
+# match the announced ones and its own header replaces `lexicon.dawg`, by one
+# rename.  Until then the old list stays in use.
+
+import json
+import os
+import binascii
+
+from link import imagecheck
+
+INFO = 0x01
+CONFIG_GET = 0x02
+CONFIG_SET = 0x03
+LOG_READ = 0x04
+LEX_BEGIN = 0x10
+LEX_CHUNK = 0x11
+LEX_COMMIT = 0x12
+LEX_ABORT = 0x13
+REPLY = 0x80
+ERROR = 0x7F
+
+LEXICON = "lexicon.dawg"
+NEW = "lexicon.new"
+JOB = "lexicon.job"
+
+# Payload limits: a chunk of word list data, a piece of a log.
+CHUNK_MAX = 1024
+LOG_PIECE = 1024
+
+
+class LinkError(Exception):
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+def _u32(b, o):
+    return b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)
+
+
+def _pack_u32(v):
+    return bytes((v & 0xFF, (v >> 8) & 0xFF, (v >> 16) & 0xFF, (v >> 24) & 0xFF))
+
+
+def _unrotate(payload, start, k):
+    # Chunk bytes travel rotated by k (byte + k mod 256), k chosen by the host so
+    # that few of them need escaping (docs/link-protocol.md, section 4.2).
+    if not k:
+        return memoryview(payload)[start:]
+    data = bytearray(memoryview(payload)[start:])
+    k = 256 - k
+    for i in range(len(data)):
+        data[i] = (data[i] + k) & 0xFF
+    return data
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _json(obj):
+    return json.dumps(obj).encode()
+
+
+def _load(payload):
+    if not payload:
+        return {}
+    try:
+        obj = json.loads(payload)
+    except Exception:
+        raise LinkError("E_ARG", "payload is not JSON")
+    if not isinstance(obj, dict):
+        raise LinkError("E_ARG", "payload is not a JSON object")
+    return obj
+
+
+def _int(obj, key, lo=0, hi=0xFFFFFFFF):
+    v = obj.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
+        raise LinkError("E_ARG", "bad or missing '%s'" % key)
+    return v
+
+
+def error_payload(code, msg):
+    return _json({"code": code, "msg": msg})
+
+
+class LinkHandler:
+    def __init__(self, services, chunk=CHUNK_MAX, log_piece=LOG_PIECE):
+        self.services = services
+        self.chunk = min(chunk, CHUNK_MAX)
+        self.log_piece = log_piece
+        # What the device shows: None, or (phase, done, total) with phase one of
+        # "receive", "verify", "done", "failed".
+        self.progress = None
+        self._job = None          # {"size", "crc", "have", "run", "force"}
+        self._lex_info = None     # cached header of lexicon.dawg
+        self._last_commit = None  # (size, crc) of the last list swapped in
+        self.requests = 0
+        self.errors = 0
+
+    # -- dispatch ---------------------------------------------------------------------
+
+    def handle(self, kind, payload):
+        """Answer one request.  Returns (type, payload) at once, or a generator that
+        yields None while it works (the caller lets other tasks run in between)
+        and finally yields (type, payload)."""
+        self.requests += 1
+        try:
+            if kind == INFO:
+                return self._reply(kind, _json(self.info()))
+            if kind == CONFIG_GET:
+                return self._reply(kind, _json(self.services.get_config()))
+            if kind == CONFIG_SET:
+                return self._config_set(payload)
+            if kind == LOG_READ:
+                return self._log_read(payload)
+            if kind == LEX_BEGIN:
+                return self._guard(self._lex_begin(payload))
+            if kind == LEX_CHUNK:
+                return self._lex_chunk(payload)
+            if kind == LEX_COMMIT:
+                return self._guard(self._lex_commit(payload))
+            if kind == LEX_ABORT:
+                self.abort()
+                return self._reply(kind, _json({"ok": True}))
+            raise LinkError("E_TYPE", "unknown request type 0x%02x" % kind)
+        except LinkError as e:
+            return self.error(e.code, e.msg)
+        except Exception as e:
+            return self.error("E_INTERNAL", "%s: %s" % (type(e).__name__, e))
+
+    def run(self, kind, payload):
+        """handle() run to the end (tests and simple callers)."""
+        r = self.handle(kind, payload)
+        if isinstance(r, tuple):
+            return r
+        for item in r:
+            if item is not None:
+                return item
+        return self.error("E_INTERNAL", "no reply")
+
+    def error(self, code, msg):
+        self.errors += 1
+        return (ERROR, error_payload(code, msg))
+
+    def _reply(self, kind, payload):
+        return (kind | REPLY, payload)
+
+    def _guard(self, gen):
+        # Turn exceptions raised while a generator works into error replies.
+        try:
+            for item in gen:
+                yield item
+        except LinkError as e:
+            yield self.error(e.code, e.msg)
+        except Exception as e:
+            yield self.error("E_INTERNAL", "%s: %s" % (type(e).__name__, e))
+
+    # -- info, config, logs -------------------------------------------------------------
+
+    def lexicon_info(self):
+        if self._lex_info is None:
+            self._lex_info = imagecheck.info(LEXICON) or {}
+        i = self._lex_info
+        if not i:
+            return None
+        return {"name": i["name"], "version": i["version"], "language": i["language"],
+                "crc": i["crc"], "size": i["size"], "words": i["words"]}
+
+    def info(self):
+        d = dict(self.services.device_info())
+        d["proto"] = 1
+        d["game"] = bool(self.services.game_in_progress())
+        if "lexicon" not in d:
+            d["lexicon"] = self.lexicon_info()
+        d["chunk"] = self.chunk
+        j = self._job
+        d["transfer"] = None if j is None else {"have": j["have"], "size": j["size"]}
+        return d
+
+    def _config_set(self, payload):
+        obj = _load(payload)
+        ok, msg = self.services.set_config(obj)
+        if not ok:
+            raise LinkError("E_CONFIG", msg or "configuration refused")
+        return self._reply(CONFIG_SET, _json({"ok": True, "msg": msg or ""}))
+
+    def _log_read(self, payload):
+        obj = _load(payload)
+        name = obj.get("name")
+        if not isinstance(name, str):
+            raise LinkError("E_ARG", "bad or missing 'name'")
+        offset = _int(obj, "offset")
+        try:
+            data = self.services.read_log(name, offset, self.log_piece)
+        except KeyError:
+            raise LinkError("E_LOG", "no log named '%s'" % name)
+        return self._reply(LOG_READ, _pack_u32(offset) + bytes(data))
+
+    # -- word list transfer -------------------------------------------------------------
+
+    def _refuse_during_game(self, force):
+        if not force and self.services.game_in_progress():
+            raise LinkError("E_GAME", "a game is in progress (use force to override)")
+
+    def _read_job(self):
+        try:
+            with open(JOB) as f:
+                return json.loads(f.read())
+        except Exception:
+            return None
+
+    def _start_job(self, size, crc):
+        _remove(NEW)
+        with open(JOB, "w") as f:
+            f.write(json.dumps({"size": size, "crc": crc}))
+        # An empty lexicon.new marks the start of the file.
+        with open(NEW, "wb"):
+            pass
+
+    def _free_bytes(self):
+        try:
+            st = os.statvfs(".")
+            return st[0] * st[4]
+        except Exception:
+            return None
+
+    def _lex_begin(self, payload):
+        obj = _load(payload)
+        size = _int(obj, "size", 1)
+        crc = _int(obj, "crc")
+        force = bool(obj.get("force"))
+        restart = bool(obj.get("restart"))
+        self._refuse_during_game(force)
+        j = self._job
+        if restart or j is None or j["size"] != size or j["crc"] != crc:
+            disk = self._read_job()
+            have = imagecheck.file_size(NEW)
+            if (not restart and disk and disk.get("size") == size and disk.get("crc") == crc
+                    and 0 <= have <= size):
+                # Resume what an earlier session (or boot) left in lexicon.new.
+                run = 0
+                for item in imagecheck.prefix_crc_steps(NEW, have):
+                    if item is None:
+                        yield None
+                    else:
+                        run = item
+            else:
+                free = self._free_bytes()
+                if free is not None:
+                    free += max(imagecheck.file_size(NEW), 0)
+                    if size > free:
+                        raise LinkError("E_SPACE", "image of %d bytes, %d free" % (size, free))
+                self._start_job(size, crc)
+                have, run = 0, 0
+            j = {"size": size, "crc": crc, "have": have, "run": run}
+            self._job = j
+        j["force"] = force
+        self.progress = ("receive", j["have"], size)
+        yield self._reply(LEX_BEGIN, _json({"have": j["have"], "crc": j["run"],
+                                            "chunk": self.chunk}))
+
+    def _fail(self, code, msg):
+        # Drop the upload; the old list stays as it is.
+        self._job = None
+        _remove(NEW)
+        _remove(JOB)
+        self.progress = ("failed", 0, 0)
+        raise LinkError(code, msg)
+
+    def _lex_chunk(self, payload):
+        j = self._job
+        if j is None:
+            raise LinkError("E_STATE", "no transfer in progress (send LEX_BEGIN)")
+        if len(payload) < 9:
+            raise LinkError("E_ARG", "chunk too short")
+        self._refuse_during_game(j.get("force"))
+        offset = _u32(payload, 0)
+        ccrc = _u32(payload, 4)
+        data = _unrotate(payload, 9, payload[8])
+        n = len(data)
+        if n > self.chunk:
+            raise LinkError("E_ARG", "chunk of %d bytes, at most %d" % (n, self.chunk))
+        if binascii.crc32(data) & 0xFFFFFFFF != ccrc:
+            raise LinkError("E_CHUNK", "chunk checksum mismatch at %d" % offset)
+        have = j["have"]
+        if offset != have or n == 0:
+            # A repeat or a gap: the reply says where to go on.
+            return self._reply(LEX_CHUNK, _pack_u32(have))
+        if offset + n > j["size"]:
+            raise LinkError("E_ARG", "chunk ends past the announced size")
+        try:
+            with open(NEW, "ab") as f:
+                f.write(data)
+            with open(NEW, "rb") as f:
+                f.seek(offset)
+                back = f.read(n)
+        except OSError as e:
+            self._fail("E_WRITE", "writing lexicon.new failed: %s" % e)
+        if binascii.crc32(back) & 0xFFFFFFFF != ccrc:
+            self._fail("E_WRITE", "read-back of lexicon.new differs at %d" % offset)
+        j["have"] = have + n
+        j["run"] = binascii.crc32(data, j["run"]) & 0xFFFFFFFF
+        self.progress = ("receive", j["have"], j["size"])
+        return self._reply(LEX_CHUNK, _pack_u32(j["have"]))
+
+    def _lex_commit(self, payload):
+        obj = _load(payload)
+        size = _int(obj, "size", 1)
+        crc = _int(obj, "crc")
+        force = bool(obj.get("force"))
+        j = self._job
+        if j is None and self._last_commit == (size, crc):
+            # The reply to an earlier commit was lost: it is done already.
+            yield self._reply(LEX_COMMIT, _json({"ok": True, "lexicon": self.lexicon_info()}))
+            return
+        if j is None or j["size"] != size or j["crc"] != crc:
+            raise LinkError("E_STATE", "no transfer of this image in progress")
+        if j["have"] != size:
+            raise LinkError("E_STATE", "incomplete: %d of %d bytes" % (j["have"], size))
+        self._refuse_during_game(force or j.get("force"))
+        if j["run"] != crc:
+            self._fail("E_VERIFY", "received bytes do not match the announced CRC")
+        hdr = None
+        try:
+            for item in imagecheck.verify_steps(NEW, crc, size):
+                if isinstance(item, tuple):
+                    self.progress = ("verify", item[0], item[1])
+                    yield None
+                else:
+                    hdr = item
+        except imagecheck.ImageError as e:
+            self._fail("E_VERIFY", "image rejected: %s" % e)
+        except OSError as e:
+            self._fail("E_VERIFY", "reading lexicon.new failed: %s" % e)
+        # The game may have started while the image was being checked.
+        self._refuse_during_game(force or j.get("force"))
+        release = getattr(self.services, "release_lexicon", None)
+        if release:
+            release()
+        try:
+            os.rename(NEW, LEXICON)
+        except OSError as e:
+            self._lex_info = None
+            self.services.lexicon_changed()
+            self._fail("E_WRITE", "swap failed: %s" % e)
+        _remove(JOB)
+        self._job = None
+        self._lex_info = hdr
+        self._last_commit = (size, crc)
+        self.progress = ("done", size, size)
+        self.services.lexicon_changed()
+        yield self._reply(LEX_COMMIT, _json({"ok": True, "lexicon": self.lexicon_info()}))
+
+    def abort(self):
+        self._job = None
+        _remove(NEW)
+        _remove(JOB)
+        self.progress = None

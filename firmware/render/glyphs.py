@@ -1,0 +1,100 @@
+# 8x8 text (framebuf's built-in font, ASCII only) with the letters of the
+# supported word lists drawn as their base letter plus a mark, so that Ż, Ź
+# and Z, or Å and A, never look alike on the terminal.
+
+# letter -> (base letter, mark)
+ACCENTS = {
+    "Ą": ("A", "ogonek"), "Ę": ("E", "ogonek"),
+    "Ć": ("C", "acute"), "Ń": ("N", "acute"), "Ó": ("O", "acute"), "Ś": ("S", "acute"),
+    "Ź": ("Z", "acute"), "É": ("E", "acute"),
+    "Ż": ("Z", "dot"), "Ł": ("L", "stroke"),
+    "Ä": ("A", "umlaut"), "Ö": ("O", "umlaut"), "Ü": ("U", "umlaut"),
+    "Å": ("A", "ring"), "Ø": ("O", "slash"), "Æ": ("A", "ae"),
+}
+
+
+_ABOVE = ("acute", "dot", "umlaut", "ring")
+
+
+def _upper(ch):
+    up = ch.upper()
+    return up if up in ACCENTS else ch
+
+
+def _mark(fb, mark, x, y, color):
+    if mark == "acute":
+        fb.pixel(x + 4, y, color)
+        fb.pixel(x + 5, y, color)
+    elif mark == "dot":
+        fb.fill_rect(x + 3, y, 2, 1, color)
+    elif mark == "umlaut":
+        fb.pixel(x + 2, y, color)
+        fb.pixel(x + 5, y, color)
+    elif mark == "ring":
+        fb.pixel(x + 3, y, color)
+        fb.pixel(x + 4, y, color)
+    elif mark == "ogonek":
+        fb.pixel(x + 5, y + 7, color)
+        fb.pixel(x + 6, y + 7, color)
+    elif mark == "stroke":
+        fb.pixel(x + 2, y + 3, color)
+        fb.pixel(x + 3, y + 2, color)
+    elif mark == "slash":
+        fb.line(x + 1, y + 6, x + 6, y + 1, color)
+    elif mark == "ae":
+        fb.vline(x + 6, y + 1, 6, color)
+        fb.hline(x + 6, y + 1, 2, color)
+        fb.hline(x + 6, y + 3, 2, color)
+        fb.hline(x + 6, y + 6, 2, color)
+
+
+def text(fb, s, x, y, color=1, scale=1):
+    """Draw s at (x, y); scale 2 doubles the size (for the terminal's big line)."""
+    if scale == 1:
+        plain = True
+        for ch in s:
+            if ord(ch) > 126:
+                plain = False
+                break
+        if plain:
+            fb.text(s, x, y, color)
+            return
+        for ch in s:
+            _char(fb, ch, x, y, color)
+            x += 8
+        return
+    for ch in s:
+        _char_scaled(fb, ch, x, y, color, scale)
+        x += 8 * scale
+
+
+def _char(fb, ch, x, y, color):
+    entry = ACCENTS.get(_upper(ch))
+    if entry is None:
+        fb.text(ch if ord(ch) <= 126 else "?", x, y, color)
+        return
+    mark = entry[1]
+    if mark in _ABOVE:
+        # the letter one row down leaves the top row free for the mark
+        fb.text(entry[0], x, y + 1, color)
+    else:
+        fb.text(entry[0], x, y, color)
+    _mark(fb, mark, x, y, color)
+
+
+_scratch = []
+
+
+def _char_scaled(fb, ch, x, y, color, scale):
+    import framebuf
+
+    if not _scratch:
+        buf = bytearray(8)
+        _scratch.append(framebuf.FrameBuffer(buf, 8, 8, framebuf.MONO_VLSB))
+    small = _scratch[0]
+    small.fill(0)
+    _char(small, ch, 0, 0, 1)
+    for j in range(8):
+        for i in range(8):
+            if small.pixel(i, j):
+                fb.fill_rect(x + i * scale, y + j * scale, scale, scale, color)

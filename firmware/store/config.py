@@ -1,0 +1,177 @@
+# The device configuration in config.json: preset, preset edits, UI language,
+# sounds, referee PIN, terminal timings.
+#
+# Every change is validated before anything is applied: a bad value is
+# rejected with a message naming the key, and the stored and in-memory
+# configuration stay as they were.  Saving writes a temp file and renames it
+# over config.json, so a power cut never leaves half a file.  A config.json
+# that cannot be read (or holds bad values) is not used half: the device starts
+# from the defaults for the bad keys and load() reports why.
+
+import json
+
+from store.files import exists, write_atomic
+
+PATH = "config.json"
+LANGUAGES = ("de", "en", "pl", "nb")
+SOUND_KEYS = ("sound_challenge_end", "sound_overtime", "sound_overtime_minute", "sound_forfeit")
+# Tournament rooms expect silence: every preset except `custom` starts quiet.
+LOUD_PRESETS = ("custom",)
+
+DEFAULTS = {
+    "preset": "tso30",
+    "preset_edits": {},
+    "lang": "de",
+    "sound_mute": False,
+    "sound_challenge_end": None,     # None: as the preset's rooms expect
+    "sound_overtime": None,
+    "sound_overtime_minute": None,
+    "sound_forfeit": None,
+    "referee_pin": "0000",
+    "verdict_ms": 10000,
+    "multitap_ms": 1000,
+    "contrast": 255,
+}
+
+
+def _check(key, value, config):
+    """"" if value is acceptable for key (given the rest of config), else a message."""
+    if key not in DEFAULTS:
+        return key + ": unknown setting"
+    if key == "preset":
+        from clock.presets import PRESET_NAMES
+
+        if value not in PRESET_NAMES:
+            return "preset: must be one of " + ", ".join(PRESET_NAMES)
+        return _check_preset(value, config.get("preset_edits", {}))
+    if key == "preset_edits":
+        if not isinstance(value, dict):
+            return "preset_edits: must be an object"
+        return _check_preset(config.get("preset", DEFAULTS["preset"]), value)
+    if key == "lang":
+        if value not in LANGUAGES:
+            return "lang: must be one of " + ", ".join(LANGUAGES)
+        return ""
+    if key == "sound_mute":
+        return "" if isinstance(value, bool) else "sound_mute: must be true or false"
+    if key in SOUND_KEYS:
+        if value is None or isinstance(value, bool):
+            return ""
+        return key + ": must be true, false or null (as the preset)"
+    if key == "referee_pin":
+        if not isinstance(value, str) or not 4 <= len(value) <= 8:
+            return "referee_pin: must be 4-8 digits"
+        for ch in value:
+            if ch not in "0123456789":
+                return "referee_pin: must be 4-8 digits"
+        return ""
+    low, high = {"verdict_ms": (2000, 60000), "multitap_ms": (300, 3000),
+                 "contrast": (0, 255)}[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return "%s: must be a whole number %d-%d" % (key, low, high)
+    return ""
+
+
+def _check_preset(name, edits):
+    from clock.presets import PRESET_NAMES, edit_preset, get_preset
+
+    if name not in PRESET_NAMES:
+        return ""      # reported by the preset check itself
+    try:
+        edit_preset(get_preset(name), edits)
+    except ValueError as e:
+        return "preset_edits: " + str(e)
+    return ""
+
+
+class Config:
+    """Dict-like settings: get(key, default) and set(key, value) -> (ok, message)."""
+
+    def __init__(self, path=PATH):
+        self.path = path
+        self.values = dict(DEFAULTS)
+        self.values["preset_edits"] = {}
+        self.serial = 0          # bumped by every applied change
+
+    def load(self):
+        """Read the file; return a list of messages about what was not used."""
+        problems = []
+        if not exists(self.path):
+            return problems
+        try:
+            with open(self.path) as f:
+                data = json.load(f)
+        except Exception as e:
+            return ["config.json unreadable (%s): defaults used" % e]
+        if not isinstance(data, dict):
+            return ["config.json is not an object: defaults used"]
+        # Preset first: the edits are checked against it.
+        candidate = dict(self.values)
+        for key in ["preset", "preset_edits"] + sorted(k for k in data if k not in
+                                                        ("preset", "preset_edits")):
+            if key not in data:
+                continue
+            message = _check(key, data[key], candidate)
+            if message:
+                problems.append(message + " (default used)")
+                continue
+            candidate[key] = data[key]
+        self.values = candidate
+        self.serial += 1
+        return problems
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def set(self, key, value):
+        return self.update({key: value})
+
+    def update(self, changes):
+        """Apply all changes or none; saved to the file before returning (True, "")."""
+        if not isinstance(changes, dict):
+            return False, "settings must be an object"
+        candidate = dict(self.values)
+        for key in changes:
+            candidate[key] = changes[key]
+        for key in changes:
+            message = _check(key, changes[key], candidate)
+            if message:
+                return False, message
+        # A changed preset must still accept the stored edits (and vice versa).
+        if "preset" in changes or "preset_edits" in changes:
+            message = _check("preset_edits", candidate["preset_edits"], candidate)
+            if message:
+                return False, message
+        try:
+            write_atomic(self.path, json.dumps(self._stored(candidate)))
+        except OSError as e:
+            return False, "config.json not written: %s" % e
+        self.values = candidate
+        self.serial += 1
+        return True, ""
+
+    def _stored(self, values):
+        out = {}
+        for key in values:
+            if values[key] != DEFAULTS.get(key, object()):
+                out[key] = values[key]
+        return out
+
+    def save(self):
+        write_atomic(self.path, json.dumps(self._stored(self.values)))
+
+    # What the rest of the firmware derives from the settings
+
+    def preset(self):
+        from clock.presets import edit_preset, get_preset
+
+        return edit_preset(get_preset(self.values["preset"]), self.values["preset_edits"])
+
+    def sounds(self):
+        """(enabled cue -> bool, mute) with the preset's default filled in."""
+        loud = self.values["preset"] in LOUD_PRESETS
+        enabled = {}
+        for key in SOUND_KEYS:
+            value = self.values[key]
+            enabled[key[6:]] = loud if value is None else value
+        return enabled, self.values["sound_mute"]

@@ -1,0 +1,860 @@
+# A fake of the ESP32 port's `machine` module for the unix port of MicroPython
+# (and CPython), with the signatures and behaviour of ports/esp32.
+#
+# What the chip cannot do - drive an input from outside, read output levels,
+# attach I2C devices, let the watchdog bite on demand - is reached only through
+# names starting with `sim_`.  See docs/fakes.md.
+
+import sim_device
+
+try:
+    import micropython as _micropython
+except ImportError:  # CPython
+    _micropython = None
+
+_ENODEV = 19
+_ETIMEDOUT = 116
+
+# Reset causes (machine.reset_cause()) and wake reasons, as on the ESP32.
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+DEEPSLEEP_RESET = 4
+SOFT_RESET = 5
+SLEEP = 2
+DEEPSLEEP = 4
+PIN_WAKE = 2
+EXT0_WAKE = 2
+EXT1_WAKE = 3
+TIMER_WAKE = 4
+TOUCHPAD_WAKE = 5
+ULP_WAKE = 6
+
+# GPIOs of the ESP32 (WROOM): 6-11 belong to the SPI flash, 20, 24 and 28-31
+# do not exist, 34-39 are input only without internal pulls.
+_VALID_GPIO = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23,
+               25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
+_INPUT_ONLY_FIRST = 34
+_ADC_GPIO = (32, 33, 34, 35, 36, 37, 38, 39, 0, 2, 4, 12, 13, 14, 15, 25, 26, 27)
+
+
+_UNSET = object()
+
+
+class SimReset(BaseException):
+    """Raised by machine.reset() outside the simulator: the chip would restart
+    here.  Not an Exception, so that firmware `except Exception` lets it pass."""
+
+    def __init__(self, cause):
+        super().__init__(cause)
+        self.cause = cause
+
+
+def _oserror(code, name):
+    # The port raises OSError(code); CPython needs the message to set .errno.
+    if _micropython is not None:
+        return OSError(code)
+    return OSError(code, name)
+
+
+def _pin_id(pin):
+    if isinstance(pin, Pin):
+        return pin._id
+    if isinstance(pin, int):
+        return pin
+    raise TypeError("expecting a pin")
+
+
+def _check_gpio(gpio):
+    if gpio not in _VALID_GPIO:
+        raise ValueError("invalid pin")
+
+
+# ---------------------------------------------------------------------------
+# GPIO
+
+class _PinState:
+    def __init__(self, gpio):
+        self.id = gpio
+        self.mode = None      # None: not configured (reads like an input)
+        self.pull = None      # Pin.PULL_UP / Pin.PULL_DOWN / None
+        self.out = 0          # output register
+        self.ext = None       # level forced from outside (sim_drive), or None
+        self.ext_pull = None  # board resistor: 1 pull-up, 0 pull-down, None
+        self.drive = 2
+        self.level = 0
+        self.handler = None
+        self.trigger = 0
+        self.hard = False
+        self.irq_pin = None
+        self.flags = 0
+        self.watched = False
+
+
+_pins = {}
+_pin_list = []
+_links = []   # [pin_a, pin_b] pairs connected through a closed switch (keypad keys)
+_irq_disabled = [0]
+_irq_pending = []
+
+
+def _state(gpio):
+    s = _pins.get(gpio)
+    if s is None:
+        _check_gpio(gpio)
+        s = _PinState(gpio)
+        _pins[gpio] = s
+        _pin_list.append(s)
+        s.level = _compute(s)
+    return s
+
+
+def _drives(s):
+    """The level a pin forces onto its net, or None."""
+    if s.mode == Pin.OUT:
+        return s.out
+    if s.mode == Pin.OPEN_DRAIN and not s.out:
+        return 0
+    return s.ext
+
+
+def _compute(s):
+    level = _drives(s)
+    if level is not None:
+        return level
+    for a, b in _links:
+        other = b if a is s else (a if b is s else None)
+        if other is not None:
+            level = _drives(other)
+            if level is not None:
+                return level
+    if s.pull == Pin.PULL_UP:
+        return 1
+    if s.pull == Pin.PULL_DOWN:
+        return 0
+    if s.ext_pull is not None:
+        return s.ext_pull
+    return 0  # floating: reads low
+
+
+def _refresh():
+    for s in _pin_list:
+        level = _compute(s)
+        if level == s.level:
+            continue
+        s.level = level
+        if s.watched:
+            sim_device.notify("pin", s.id, level)
+        edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
+        if s.handler is not None and s.trigger & edge:
+            s.flags |= edge
+            if _irq_disabled[0]:
+                _irq_pending.append(s)
+            else:
+                _call_handler(s)
+
+
+def _call_handler(s):
+    if s.hard and _micropython is not None:
+        _micropython.heap_lock()  # a hard IRQ may not allocate, as on the chip
+        try:
+            s.handler(s.irq_pin)
+        finally:
+            _micropython.heap_unlock()
+    else:
+        s.handler(s.irq_pin)
+
+
+class _PinIRQ:
+    def __init__(self, state):
+        self._s = state
+
+    def __call__(self):
+        if self._s.handler is not None:
+            self._s.handler(self._s.irq_pin)
+
+    def trigger(self, new=None):
+        old = self._s.trigger
+        if new is not None:
+            self._s.trigger = new
+        return old
+
+    def flags(self):
+        f = self._s.flags
+        self._s.flags = 0
+        return f
+
+
+class Pin:
+    IN = 1
+    OUT = 3
+    OPEN_DRAIN = 7
+    PULL_DOWN = 1
+    PULL_UP = 2
+    PULL_HOLD = 4
+    IRQ_RISING = 1
+    IRQ_FALLING = 2
+    WAKE_LOW = 4
+    WAKE_HIGH = 5
+    DRIVE_0 = 0
+    DRIVE_1 = 1
+    DRIVE_2 = 2
+    DRIVE_3 = 3
+
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, hold=None):
+        if not isinstance(id, int):
+            raise ValueError("invalid pin")
+        _check_gpio(id)
+        self._id = id
+        self._s = _state(id)
+        if mode != -1 or pull != -1 or value is not None or drive is not None:
+            self.init(mode, pull, value=value, drive=drive, hold=hold)
+
+    def init(self, mode=-1, pull=-1, *, value=None, drive=None, hold=None):
+        s = self._s
+        if mode is not None and mode != -1:
+            if mode not in (Pin.IN, Pin.OUT, Pin.OPEN_DRAIN):
+                raise ValueError("invalid pin mode")
+            if self._id >= _INPUT_ONLY_FIRST and mode != Pin.IN:
+                raise ValueError("pin can only be input")
+        if value is not None:
+            s.out = 1 if value else 0
+        if drive is not None and self._id < _INPUT_ONLY_FIRST:
+            s.drive = drive
+        if mode is not None and mode != -1:
+            s.mode = mode
+        if pull != -1:
+            # GPIO34-39 have no internal pulls: the chip logs and ignores it.
+            if self._id < _INPUT_ONLY_FIRST:
+                s.pull = pull if pull in (Pin.PULL_UP, Pin.PULL_DOWN) else None
+        _refresh()
+
+    def value(self, x=None):
+        s = self._s
+        if x is None:
+            return s.level
+        s.out = 1 if x else 0
+        _refresh()
+
+    def __call__(self, x=None):
+        return self.value(x)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def toggle(self):
+        self.value(0 if self._s.out else 1)
+
+    def mode(self, mode=None):
+        if mode is None:
+            return self._s.mode
+        self.init(mode)
+
+    def pull(self, pull=-1):
+        if pull == -1:
+            return self._s.pull
+        self.init(pull=pull)
+
+    def drive(self, drive=None):
+        if drive is None:
+            return self._s.drive
+        self._s.drive = drive
+
+    def irq(self, handler=_UNSET, trigger=_UNSET, *, priority=1, wake=None, hard=False):
+        # As in the port: irq() alone returns the IRQ object; any argument
+        # configures it (handler None disables; trigger defaults to both edges).
+        s = self._s
+        if handler is not _UNSET or trigger is not _UNSET or hard:
+            if handler is _UNSET:
+                handler = None
+            if trigger is _UNSET:
+                trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
+            s.handler = handler
+            s.trigger = trigger if handler is not None else 0
+            s.hard = hard
+            s.irq_pin = self
+            s.flags = 0
+        return _PinIRQ(s)
+
+    def __repr__(self):
+        return "Pin(%d)" % self._id
+
+
+class Signal:
+    def __init__(self, pin, invert=False):
+        self._pin = pin
+        self._invert = bool(invert)
+
+    def value(self, x=None):
+        if x is None:
+            return self._pin.value() ^ self._invert
+        self._pin.value((1 if x else 0) ^ self._invert)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+def disable_irq():
+    _irq_disabled[0] += 1
+    return _irq_disabled[0] - 1
+
+
+def enable_irq(state=0):
+    _irq_disabled[0] = state
+    if not state:
+        while _irq_pending:
+            _call_handler(_irq_pending.pop(0))
+
+
+# ---------------------------------------------------------------------------
+# Back doors for GPIO
+
+def sim_drive(pin, level):
+    """Force a level onto a pin from outside (a button to GND: sim_drive(p, 0)
+    while pressed, sim_drive(p, None) when released).  An edge calls the pin's
+    IRQ handler at once, filtered by its trigger, as the chip's ISR would."""
+    s = _state(_pin_id(pin))
+    s.ext = None if level is None else (1 if level else 0)
+    _refresh()
+
+
+def sim_press(pin):
+    sim_drive(pin, 0)
+
+
+def sim_release(pin):
+    sim_drive(pin, None)
+
+
+def sim_external_pull(pin, level):
+    """A resistor on the board: 1 pull-up, 0 pull-down, None none."""
+    s = _state(_pin_id(pin))
+    s.ext_pull = level
+    _refresh()
+
+
+def sim_level(pin):
+    """The level on the pin's net now (output or input)."""
+    return _state(_pin_id(pin)).level
+
+
+def sim_mode(pin):
+    return _state(_pin_id(pin)).mode
+
+
+def sim_pull(pin):
+    return _state(_pin_id(pin)).pull
+
+
+def sim_watch(pin):
+    """Report this pin's level changes to the observers (the simulator)."""
+    _state(_pin_id(pin)).watched = True
+
+
+def sim_connect(pin_a, pin_b, closed=True):
+    """Close (or open) a switch between two pins (a keypad key)."""
+    a = _state(_pin_id(pin_a))
+    b = _state(_pin_id(pin_b))
+    for pair in _links:
+        if (pair[0] is a and pair[1] is b) or (pair[0] is b and pair[1] is a):
+            if not closed:
+                _links.remove(pair)
+                _refresh()
+            return
+    if closed:
+        _links.append([a, b])
+        _refresh()
+
+
+class SimKeyMatrix:
+    """A key matrix: key (r, c) connects row pin r to column pin c while held.
+    With the rows driven low one at a time and pulled-up columns, the column
+    of a held key in the driven row reads low."""
+
+    def __init__(self, rows, cols, layout=None, col_pull=1):
+        self.rows = tuple(_pin_id(p) for p in rows)
+        self.cols = tuple(_pin_id(p) for p in cols)
+        self.layout = layout
+        for c in self.cols:
+            if col_pull is not None:
+                sim_external_pull(c, col_pull)
+
+    def press(self, row, col):
+        sim_connect(self.rows[row], self.cols[col], True)
+
+    def release(self, row, col):
+        sim_connect(self.rows[row], self.cols[col], False)
+
+    def where(self, key):
+        for r, line in enumerate(self.layout):
+            c = line.find(key)
+            if c >= 0:
+                return r, c
+        raise ValueError("no key " + key)
+
+    def press_key(self, key):
+        r, c = self.where(key)
+        self.press(r, c)
+
+    def release_key(self, key):
+        r, c = self.where(key)
+        self.release(r, c)
+
+    def release_all(self):
+        for r in range(len(self.rows)):
+            for c in range(len(self.cols)):
+                self.release(r, c)
+
+
+# ---------------------------------------------------------------------------
+# I2C
+
+_I2C_DEFAULT_PINS = {0: (18, 19), 1: (25, 26)}
+_bus_by_pins = {}   # (scl, sda) -> {addr: device}
+_bus_by_id = {}     # hardware controller id -> {addr: device}
+
+
+def sim_attach_i2c(device, addr, bus=None, scl=None, sda=None):
+    """Attach a device model at a 7-bit address, on a hardware controller
+    (bus=0/1) or on the bus wired to the scl/sda pins.  A device has
+    i2c_start(), i2c_write(mv) -> count accepted, i2c_read(buf), i2c_stop()."""
+    if bus is not None:
+        table = _bus_by_id.setdefault(bus, {})
+    else:
+        table = _bus_by_pins.setdefault((_pin_id(scl), _pin_id(sda)), {})
+    table[addr] = device
+    return device
+
+
+def sim_detach_i2c(addr, bus=None, scl=None, sda=None):
+    if bus is not None:
+        _bus_by_id.get(bus, {}).pop(addr, None)
+    else:
+        _bus_by_pins.get((_pin_id(scl), _pin_id(sda)), {}).pop(addr, None)
+
+
+class I2C:
+    def __init__(self, id=-1, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if id != -1 and id not in (0, 1):
+            raise ValueError("I2C(%d) doesn't exist" % id)
+        self._hw = id if id != -1 else None
+        defaults = _I2C_DEFAULT_PINS.get(id, (None, None))
+        if id == -1 and (scl is None or sda is None):
+            raise TypeError("SoftI2C needs scl and sda")
+        self._scl = _pin_id(scl) if scl is not None else defaults[0]
+        self._sda = _pin_id(sda) if sda is not None else defaults[1]
+        _check_gpio(self._scl)
+        _check_gpio(self._sda)
+        self._freq = freq
+        self._timeout = timeout
+
+    def init(self, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if scl is not None:
+            self._scl = _pin_id(scl)
+        if sda is not None:
+            self._sda = _pin_id(sda)
+        self._freq = freq
+
+    def deinit(self):
+        pass
+
+    def _device(self, addr):
+        dev = _bus_by_pins.get((self._scl, self._sda), {}).get(addr)
+        if dev is None and self._hw is not None:
+            dev = _bus_by_id.get(self._hw, {}).get(addr)
+        if dev is None:
+            raise _oserror(_ENODEV, "ENODEV")
+        return dev
+
+    def _devices(self):
+        found = dict(_bus_by_pins.get((self._scl, self._sda), {}))
+        if self._hw is not None:
+            for addr, dev in _bus_by_id.get(self._hw, {}).items():
+                found.setdefault(addr, dev)
+        return found
+
+    def scan(self):
+        return sorted(self._devices())
+
+    def writeto(self, addr, buf, stop=True):
+        dev = self._device(addr)
+        dev.i2c_start()
+        n = dev.i2c_write(memoryview(buf))
+        if stop:
+            dev.i2c_stop()
+        return n
+
+    def writevto(self, addr, vector, stop=True):
+        dev = self._device(addr)
+        dev.i2c_start()
+        n = 0
+        for buf in vector:
+            n += dev.i2c_write(memoryview(buf))
+        if stop:
+            dev.i2c_stop()
+        return n
+
+    def readfrom_into(self, addr, buf, stop=True):
+        dev = self._device(addr)
+        dev.i2c_start()
+        dev.i2c_read(buf)
+        if stop:
+            dev.i2c_stop()
+
+    def readfrom(self, addr, nbytes, stop=True):
+        buf = bytearray(nbytes)
+        self.readfrom_into(addr, buf, stop)
+        return bytes(buf)
+
+    def _memaddr(self, memaddr, addrsize):
+        n = addrsize // 8
+        return bytes((memaddr >> (8 * (n - 1 - i))) & 0xFF for i in range(n))
+
+    def writeto_mem(self, addr, memaddr, buf, *, addrsize=8):
+        dev = self._device(addr)
+        dev.i2c_start()
+        dev.i2c_write(memoryview(self._memaddr(memaddr, addrsize)))
+        dev.i2c_write(memoryview(buf))
+        dev.i2c_stop()
+
+    def readfrom_mem_into(self, addr, memaddr, buf, *, addrsize=8):
+        dev = self._device(addr)
+        dev.i2c_start()
+        dev.i2c_write(memoryview(self._memaddr(memaddr, addrsize)))
+        dev.i2c_start()  # repeated start
+        dev.i2c_read(buf)
+        dev.i2c_stop()
+
+    def readfrom_mem(self, addr, memaddr, nbytes, *, addrsize=8):
+        buf = bytearray(nbytes)
+        self.readfrom_mem_into(addr, memaddr, buf, addrsize=addrsize)
+        return bytes(buf)
+
+
+class SoftI2C(I2C):
+    def __init__(self, scl, sda, *, freq=400000, timeout=50000):
+        super().__init__(-1, scl=scl, sda=sda, freq=freq, timeout=timeout)
+
+
+class SimI2CMemory:
+    """A simple register-file I2C device (for tests): a write sets the
+    register pointer with its first byte, then stores bytes from there."""
+
+    def __init__(self, size=256):
+        self.mem = bytearray(size)
+        self.ptr = 0
+        self._first = True
+        self.transactions = 0
+
+    def i2c_start(self):
+        self._first = True
+
+    def i2c_write(self, mv):
+        for b in mv:
+            if self._first:
+                self.ptr = b
+                self._first = False
+            else:
+                self.mem[self.ptr % len(self.mem)] = b
+                self.ptr += 1
+        return len(mv)
+
+    def i2c_read(self, buf):
+        for i in range(len(buf)):
+            buf[i] = self.mem[self.ptr % len(self.mem)]
+            self.ptr += 1
+
+    def i2c_stop(self):
+        self.transactions += 1
+
+
+# ---------------------------------------------------------------------------
+# PWM
+
+_pwm_state = {}     # gpio -> [freq, duty_u16] while running
+_pwm_history = {}   # gpio -> [(ticks_ms, freq, duty_u16), ...] (freq 0: stopped)
+_PWM_HISTORY = 64
+
+
+def _pwm_record(gpio):
+    st = _pwm_state.get(gpio)
+    entry = (sim_device.ticks_ms(), st[0], st[1]) if st else (sim_device.ticks_ms(), 0, 0)
+    hist = _pwm_history.setdefault(gpio, [])
+    if len(hist) >= _PWM_HISTORY:
+        hist.pop(0)
+    hist.append(entry)
+    sim_device.notify("pwm", gpio, entry[1], entry[2])
+
+
+class PWM:
+    def __init__(self, dest, *, freq=-1, duty=-1, duty_u16=-1, duty_ns=-1, invert=False):
+        gpio = _pin_id(dest)
+        _check_gpio(gpio)
+        if gpio >= _INPUT_ONLY_FIRST:
+            raise ValueError("pin can only be input")
+        self._gpio = gpio
+        self._invert = invert
+        self.init(freq=freq, duty=duty, duty_u16=duty_u16, duty_ns=duty_ns)
+
+    def init(self, *, freq=-1, duty=-1, duty_u16=-1, duty_ns=-1, invert=None):
+        st = _pwm_state.get(self._gpio)
+        if st is None:
+            st = [5000, 32768]  # the port's defaults: 5 kHz, 50 %
+        if freq != -1:
+            if not 1 <= freq <= 40000000:
+                raise ValueError("frequency must be from 1Hz to 40MHz")
+            st[0] = freq
+        if duty_u16 != -1:
+            st[1] = self._check_u16(duty_u16)
+        elif duty != -1:
+            st[1] = self._check_u16(duty * 65535 // 1023 if duty < 1023 else 65535)
+        elif duty_ns != -1:
+            st[1] = self._check_u16(duty_ns * st[0] * 65535 // 1000000000)
+        _pwm_state[self._gpio] = st
+        _pwm_record(self._gpio)
+
+    @staticmethod
+    def _check_u16(v):
+        if not 0 <= v <= 65535:
+            raise ValueError("duty_u16 must be from 0 to 65535")
+        return v
+
+    def _st(self):
+        st = _pwm_state.get(self._gpio)
+        if st is None:
+            raise _oserror(22, "EINVAL")  # deinitialised
+        return st
+
+    def freq(self, value=None):
+        if value is None:
+            return self._st()[0]
+        self.init(freq=value)
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._st()[1]
+        self.init(duty_u16=value)
+
+    def duty(self, value=None):
+        if value is None:
+            return self._st()[1] * 1023 // 65535
+        self.init(duty=value)
+
+    def duty_ns(self, value=None):
+        if value is None:
+            st = self._st()
+            return st[1] * 1000000000 // (st[0] * 65535)
+        self.init(duty_ns=value)
+
+    def deinit(self):
+        if self._gpio in _pwm_state:
+            del _pwm_state[self._gpio]
+            _pwm_record(self._gpio)
+
+
+def sim_pwm(pin):
+    """(freq, duty_u16) of the pin's PWM, or None when none runs."""
+    st = _pwm_state.get(_pin_id(pin))
+    return None if st is None else (st[0], st[1])
+
+
+def sim_pwm_history(pin):
+    """The last 64 changes: (ticks_ms, freq, duty_u16); freq 0 when stopped."""
+    return list(_pwm_history.get(_pin_id(pin), ()))
+
+
+# ---------------------------------------------------------------------------
+# ADC
+
+_voltage_mv = {}
+_ATTN_FULL_MV = (950, 1250, 1750, 3100)
+
+
+class ADC:
+    ATTN_0DB = 0
+    ATTN_2_5DB = 1
+    ATTN_6DB = 2
+    ATTN_11DB = 3
+    WIDTH_9BIT = 9
+    WIDTH_10BIT = 10
+    WIDTH_11BIT = 11
+    WIDTH_12BIT = 12
+
+    def __init__(self, id, *, atten=-1):
+        gpio = _pin_id(id)
+        if gpio not in _ADC_GPIO:
+            raise ValueError("invalid pin")
+        self._gpio = gpio
+        self._atten = ADC.ATTN_0DB
+        self._bits = 12
+        if atten != -1:
+            self.atten(atten)
+
+    def init(self, *, atten=-1):
+        if atten != -1:
+            self.atten(atten)
+
+    def atten(self, atten):
+        if atten not in (0, 1, 2, 3):
+            raise ValueError("invalid atten")
+        self._atten = atten
+
+    def width(self, bits):
+        if bits not in (9, 10, 11, 12):
+            raise ValueError("invalid width")
+        self._bits = bits
+
+    def _mv(self):
+        full = _ATTN_FULL_MV[self._atten]
+        mv = _voltage_mv.get(self._gpio, 0)
+        return min(max(mv, 0), full), full
+
+    def read(self):
+        mv, full = self._mv()
+        top = (1 << self._bits) - 1
+        return mv * top // full
+
+    def read_u16(self):
+        mv, full = self._mv()
+        raw = mv * 4095 // full
+        return (raw << 4) | (raw >> 8)
+
+    def read_uv(self):
+        mv, full = self._mv()
+        return mv * 1000
+
+
+def sim_set_voltage(pin, millivolts):
+    """The voltage at an ADC pin, in mV."""
+    _voltage_mv[_pin_id(pin)] = millivolts
+
+
+# ---------------------------------------------------------------------------
+# Watchdog, resets, CPU
+
+_wdt = {"timeout": 0, "fed": 0}
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        if id != 0:
+            raise ValueError()
+        if timeout <= 0:
+            raise ValueError("WDT timeout too short")
+        _wdt["timeout"] = timeout
+        _wdt["fed"] = sim_device.ticks_ms()
+        sim_device.notify("wdt", timeout)
+
+    def feed(self):
+        _wdt["fed"] = sim_device.ticks_ms()
+
+
+def sim_wdt_started():
+    return _wdt["timeout"] > 0
+
+
+def sim_wdt_due():
+    """True when a started watchdog has not been fed within its timeout,
+    by the fakes' clock (sim_set_clock): the chip would reset now."""
+    if not _wdt["timeout"]:
+        return False
+    return sim_device.ticks_diff(sim_device.ticks_ms(), _wdt["fed"]) >= _wdt["timeout"]
+
+
+def sim_wdt_check():
+    """Reset (as machine.reset() does, cause WDT_RESET) if the watchdog is due."""
+    if sim_wdt_due():
+        _reset("wdt")
+
+
+def sim_set_clock(clock):
+    """Time source for the watchdog and PWM history: an object with
+    ticks_ms() (e.g. timebase.ManualClock), or None for real time."""
+    sim_device.set_clock(clock)
+
+
+_cause = [None]
+
+
+def reset_cause():
+    if _cause[0] is None:
+        import os
+
+        value = os.getenv("TILECLOCK_RESET_CAUSE")
+        _cause[0] = int(value) if value else PWRON_RESET
+    return _cause[0]
+
+
+def sim_set_reset_cause(cause):
+    _cause[0] = cause
+
+
+def wake_reason():
+    return 0
+
+
+def _reset(cause):
+    if sim_device.sim_mode():
+        sim_device.end_process(cause)
+    raise SimReset(cause)
+
+
+def reset():
+    _reset("reset")
+
+
+def soft_reset():
+    raise SystemExit()
+
+
+_freq = [160000000]
+
+
+def freq(hz=None):
+    if hz is None:
+        return _freq[0]
+    if hz not in (20000000, 40000000, 80000000, 160000000, 240000000):
+        raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
+    _freq[0] = hz
+
+
+def unique_id():
+    import os
+
+    value = os.getenv("TILECLOCK_UNIQUE_ID")
+    if value and len(value) == 12:
+        return bytes(int(value[i:i + 2], 16) for i in range(0, 12, 2))
+    return b"\x24\x0a\xc4\x5e\xc1\x0c"
+
+
+def idle():
+    pass
+
+
+def lightsleep(time_ms=None):
+    pass
+
+
+def sim_reset_all():
+    """Forget every pin, bus, PWM, voltage and the watchdog (between tests)."""
+    _pins.clear()
+    del _pin_list[:]
+    del _links[:]
+    del _irq_pending[:]
+    _irq_disabled[0] = 0
+    _bus_by_pins.clear()
+    _bus_by_id.clear()
+    _pwm_state.clear()
+    _pwm_history.clear()
+    _voltage_mv.clear()
+    _wdt["timeout"] = 0
+    _wdt["fed"] = 0
+    _cause[0] = None
+    _freq[0] = 160000000
+    sim_device.set_clock(None)

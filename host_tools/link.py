@@ -1,0 +1,370 @@
+"""Host side of the link protocol (docs/link-protocol.md) over pyserial."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import time
+import zlib
+from collections import Counter
+from typing import Callable
+
+VERSION = 1
+FLAG = 0x7E
+ESC = 0x7D
+HEAD = 6
+MAX_PAYLOAD = 4096
+MAX_RAW = 2 * (HEAD + MAX_PAYLOAD + 4)
+
+INFO = 0x01
+CONFIG_GET = 0x02
+CONFIG_SET = 0x03
+LOG_READ = 0x04
+LEX_BEGIN = 0x10
+LEX_CHUNK = 0x11
+LEX_COMMIT = 0x12
+LEX_ABORT = 0x13
+REPLY = 0x80
+ERROR = 0x7F
+
+OK, BAD_CRC, BAD_VERSION, GARBAGE = 0, 1, 2, 3
+
+# Errors worth sending the same request again for.
+RETRY_CODES = {"E_FRAME", "E_CHUNK"}
+
+_NEEDS_ESCAPE = re.compile(rb"[\x00-\x1f\x7d-\x7f]")
+_ESCAPED = re.compile(rb"\x7d(.)", re.S)
+
+
+class LinkError(Exception):
+    """Something went wrong talking to a device; `code` names it (docs, section 6)."""
+
+    def __init__(self, code: str, msg: str):
+        super().__init__(f"{code}: {msg}")
+        self.code = code
+        self.msg = msg
+
+
+class DeviceError(LinkError):
+    """The device answered with an error frame."""
+
+
+class NoAnswer(LinkError):
+    def __init__(self, msg: str):
+        super().__init__("E_TIMEOUT", msg)
+
+
+def crc32(data: bytes, value: int = 0) -> int:
+    return zlib.crc32(data, value) & 0xFFFFFFFF
+
+
+def escape(data: bytes) -> bytes:
+    return _NEEDS_ESCAPE.sub(lambda m: bytes((ESC, m.group()[0] ^ 0x20)), data)
+
+
+def unescape(raw: bytes) -> bytes | None:
+    bad = False
+
+    def sub(m):
+        nonlocal bad
+        b = m.group(1)[0] ^ 0x20
+        if not (b < 0x20 or 0x7D <= b <= 0x7F):
+            bad = True
+        return bytes((b,))
+    if raw.endswith(b"\x7d") and (len(raw) - len(raw.rstrip(b"\x7d"))) % 2:
+        return None
+    out = _ESCAPED.sub(sub, raw)
+    return None if bad else out
+
+
+def body(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("payload too long")
+    b = struct.pack("<BBHH", VERSION, kind, seq & 0xFFFF, len(payload)) + bytes(payload)
+    return b + struct.pack("<I", crc32(b))
+
+
+def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    return b"\x7e" + escape(body(kind, seq, payload)) + b"\x7e"
+
+
+def parse(raw: bytes):
+    """(status, version, kind, seq, payload) for the bytes between two flags."""
+    data = unescape(raw)
+    if data is None or len(data) < HEAD + 4:
+        return (GARBAGE, 0, 0, 0, None)
+    version, kind, seq, n = struct.unpack_from("<BBHH", data)
+    if len(data) != HEAD + n + 4 or struct.unpack_from("<I", data, HEAD + n)[0] != crc32(data[:HEAD + n]):
+        if version == VERSION and n <= MAX_PAYLOAD:
+            return (BAD_CRC, version, kind, 0, None)
+        return (GARBAGE, 0, 0, 0, None)
+    if version != VERSION:
+        return (BAD_VERSION, version, kind, seq, None)
+    return (OK, version, kind, seq, bytes(data[HEAD:HEAD + n]))
+
+
+def best_rotation(data: bytes) -> int:
+    """The k for which (byte + k) % 256 over data needs the fewest escapes."""
+    counts = [0] * 256
+    for value, n in Counter(data).items():
+        counts[value] = n
+    prefix = [0]
+    for i in range(512):
+        prefix.append(prefix[-1] + counts[i % 256])
+
+    def window(start, length):   # sum of counts[start .. start+length-1], circular
+        start %= 256
+        return prefix[start + length] - prefix[start]
+    # Escaped after rotation: 0x00-0x1F and 0x7D-0x7F, i.e. source values -k + those.
+    return min(range(256), key=lambda k: window(-k, 32) + window(0x7D - k, 3))
+
+
+_ROTATIONS: dict[int, bytes] = {}
+
+
+def rotate(data: bytes, k: int) -> bytes:
+    if not k:
+        return bytes(data)
+    table = _ROTATIONS.get(k)
+    if table is None:
+        table = _ROTATIONS[k] = bytes((i + k) & 0xFF for i in range(256))
+    return bytes(data).translate(table)
+
+
+class Decoder:
+    """Byte stream to frames; same rules as the firmware's link.frame.Decoder."""
+
+    def __init__(self, max_raw: int = MAX_RAW):
+        self.buf = bytearray()
+        self.max_raw = max_raw
+        self.overflow = False
+        self.seen_flag = False
+        self.garbage = bytearray()   # the last bytes that were not frames (for messages)
+
+    def _note_garbage(self, data):
+        self.garbage += data
+        del self.garbage[:-512]
+
+    def feed(self, data: bytes) -> list:
+        out = []
+        parts = bytes(data).split(b"\x7e")
+        for i, part in enumerate(parts):
+            if part:
+                if self.overflow or len(self.buf) + len(part) > self.max_raw:
+                    self.overflow = True
+                    self._note_garbage(part)
+                    self.buf = bytearray()
+                else:
+                    self.buf += part
+            if i == len(parts) - 1:
+                break
+            if self.buf:
+                r = parse(bytes(self.buf)) if self.seen_flag else (GARBAGE, 0, 0, 0, None)
+                if r[0] != OK:
+                    self._note_garbage(self.buf)
+                out.append(r)
+                self.buf = bytearray()
+            self.overflow = False
+            self.seen_flag = True
+        return out
+
+
+def open_serial(port: str, baudrate: int = 115200):
+    import serial
+
+    return serial.serial_for_url(port, baudrate=baudrate, timeout=0.02, write_timeout=10)
+
+
+class Link:
+    """A conversation with one device.  `port` is a path/URL or an open pyserial object."""
+
+    def __init__(self, port, timeout: float = 1.0, retries: int = 4, baudrate: int = 115200,
+                 chunk: int = 1024):
+        self.ser = open_serial(port, baudrate) if isinstance(port, str) else port
+        self.port = port if isinstance(port, str) else getattr(port, "port", "?")
+        self.timeout = timeout
+        self.retries = retries
+        self.chunk_max = chunk
+        self.decoder = Decoder()
+        self._seq = 0
+        self.echoes = 0
+        self.stats = {"tx_bytes": 0, "rx_bytes": 0, "retransmits": 0, "naks": 0, "requests": 0}
+
+    def close(self):
+        try:
+            self.ser.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- requests -----------------------------------------------------------------------
+
+    def _next_seq(self) -> int:
+        self._seq = self._seq % 0xFFFF + 1   # 1..65535; 0 is the device's "no request"
+        return self._seq
+
+    def _write(self, data: bytes):
+        self.ser.write(data)
+        self.stats["tx_bytes"] += len(data)
+
+    def request(self, kind: int, payload: bytes = b"", timeout: float | None = None,
+                retries: int | None = None) -> tuple[int, bytes]:
+        """Send one request and wait for its reply; resend after a timeout or a NAK."""
+        timeout = self.timeout if timeout is None else timeout
+        retries = self.retries if retries is None else retries
+        seq = self._next_seq()
+        wire = encode(kind, seq, payload)
+        self.stats["requests"] += 1
+        last_error = None
+        for attempt in range(retries + 1):
+            if attempt:
+                self.stats["retransmits"] += 1
+            self._write(wire)
+            deadline = time.monotonic() + timeout
+            resend = False
+            while not resend and time.monotonic() < deadline:
+                data = self.ser.read(max(1, getattr(self.ser, "in_waiting", 0) or 0))
+                if not data:
+                    continue
+                self.stats["rx_bytes"] += len(data)
+                for status, version, rkind, rseq, rpayload in self.decoder.feed(data):
+                    if status == BAD_VERSION and rseq == seq:
+                        raise LinkError("E_VERSION", f"device speaks protocol version {version}, "
+                                        f"this tool {VERSION}")
+                    if status != OK:
+                        continue
+                    if rkind != ERROR and not rkind & REPLY:
+                        self.echoes += 1   # our own request coming back: a REPL echoes
+                        continue
+                    if rkind == ERROR:
+                        err = _error(rpayload)
+                        if rseq == 0 and err.code == "E_FRAME":
+                            self.stats["naks"] += 1
+                            resend = True   # our frame arrived damaged: send it again now
+                            break
+                        if rseq != seq:
+                            continue
+                        if err.code in RETRY_CODES:
+                            self.stats["naks"] += 1
+                            last_error = err
+                            resend = True
+                            break
+                        raise err
+                    if rseq == seq:
+                        if rkind != kind | REPLY:
+                            raise LinkError("E_PROTO", f"reply type 0x{rkind:02x} to 0x{kind:02x}")
+                        return rkind, rpayload
+        if last_error is not None:
+            raise last_error
+        raise NoAnswer(self._silence_hint())
+
+    def _silence_hint(self) -> str:
+        seen = bytes(self.decoder.garbage)
+        if self.echoes:
+            return ("no answer from the tileclock firmware: the device echoes what it is sent, "
+                    "so it sits at the MicroPython REPL (firmware not running?)")
+        if b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
+            return ("no answer from the tileclock firmware: the device shows the MicroPython "
+                    "REPL or a traceback (firmware not running?)")
+        if seen:
+            return f"no answer from the device ({len(seen)} bytes of noise seen)"
+        return "no answer from the device (not a tileclock, unplugged, or busy)"
+
+    def request_json(self, kind: int, obj=None, **kw):
+        payload = b"" if obj is None else json.dumps(obj).encode()
+        _, reply = self.request(kind, payload, **kw)
+        try:
+            return json.loads(reply)
+        except ValueError:
+            raise LinkError("E_PROTO", "reply is not JSON") from None
+
+    # -- commands -----------------------------------------------------------------------
+
+    def info(self) -> dict:
+        return self.request_json(INFO)
+
+    def config_get(self) -> dict:
+        return self.request_json(CONFIG_GET)
+
+    def config_set(self, changes: dict) -> dict:
+        return self.request_json(CONFIG_SET, changes)
+
+    def read_log(self, name: str, progress: Callable[[int], None] | None = None) -> bytes:
+        out = bytearray()
+        while True:
+            _, reply = self.request(LOG_READ, json.dumps({"name": name, "offset": len(out)}).encode())
+            if len(reply) < 4 or struct.unpack_from("<I", reply)[0] != len(out):
+                raise LinkError("E_PROTO", "log piece for another offset")
+            if len(reply) == 4:
+                return bytes(out)
+            out += reply[4:]
+            if progress:
+                progress(len(out))
+
+    def abort_lexicon(self) -> None:
+        self.request(LEX_ABORT)
+
+    def push_lexicon(self, image: bytes, force: bool = False,
+                     progress: Callable[[str, int, int], None] | None = None,
+                     commit_timeout: float = 120.0) -> dict:
+        """Send a word list image; resumes what the device already holds of it.
+
+        Returns {"resumed_from", "sent", "lexicon"}.  Raises LinkError; on any error
+        the device keeps its old list."""
+        size, crc = len(image), crc32(image)
+        spec = {"size": size, "crc": crc, "force": force}
+        begin = self.request_json(LEX_BEGIN, spec, timeout=max(self.timeout, 3.0))
+        have = begin.get("have", 0)
+        if not (0 <= have <= size) or crc32(image[:have]) != begin.get("crc"):
+            begin = self.request_json(LEX_BEGIN, dict(spec, restart=True),
+                                      timeout=max(self.timeout, 3.0))
+            have = begin.get("have", 0)
+            if have != 0:
+                raise LinkError("E_PROTO", "device did not restart the transfer")
+        resumed_from = have
+        top = max(64, min(int(begin.get("chunk", 256)), self.chunk_max))
+        chunk = top
+        clean = 0
+        sent = 0
+        if progress:
+            progress("send", have, size)
+        while have < size:
+            data = image[have:have + chunk]
+            before = self.stats["retransmits"] + self.stats["naks"]
+            k = best_rotation(data)
+            _, reply = self.request(LEX_CHUNK, struct.pack("<IIB", have, crc32(data), k)
+                                    + rotate(data, k))
+            sent += len(data)
+            new = struct.unpack_from("<I", reply)[0]
+            if new > size:
+                raise LinkError("E_PROTO", f"device claims {new} of {size} bytes")
+            have = new
+            # Fewer bytes per frame on a lossy line, more again once it is clean.
+            if self.stats["retransmits"] + self.stats["naks"] > before:
+                chunk, clean = max(64, chunk // 2), 0
+            else:
+                clean += 1
+                if clean >= 16 and chunk < top:
+                    chunk, clean = min(top, chunk * 2), 0
+            if progress:
+                progress("send", have, size)
+        if progress:
+            progress("verify", size, size)
+        done = self.request_json(LEX_COMMIT, spec, timeout=commit_timeout, retries=1)
+        if progress:
+            progress("done", size, size)
+        return {"resumed_from": resumed_from, "sent": sent, "lexicon": done.get("lexicon")}
+
+
+def _error(payload: bytes) -> DeviceError:
+    try:
+        obj = json.loads(payload)
+        return DeviceError(str(obj.get("code", "E_UNKNOWN")), str(obj.get("msg", "")))
+    except (ValueError, AttributeError):
+        return DeviceError("E_UNKNOWN", repr(payload[:80]))

@@ -1,0 +1,72 @@
+"""The tileclock simulator: the real firmware under the real `micropython`
+with the fakes of the chip, shown and operated in a local web page.
+
+    python3 -m host_tools.sim [--device-dir DIR] [--port N] [--lexicon IMAGE] [--open]
+
+See docs/simulator.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from pathlib import Path
+
+
+def default_device_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tileclock" / "sim-device"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="clockctl sim", description=__doc__.split("\n\n")[0])
+    p.add_argument("--device-dir", type=Path, default=None,
+                   help="the simulated device's folder (default: %s)" % default_device_dir())
+    p.add_argument("--host", default="127.0.0.1", help="address of the web page (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=0, help="port of the web page (default: a free one)")
+    p.add_argument("--lexicon", type=Path, default=None,
+                   help="a word list image built by wordlist_packer (default: the sample list)")
+    p.add_argument("--main", type=Path, default=None, help="firmware entry (default firmware/main.py)")
+    p.add_argument("--heapsize", default=None, help="MicroPython heap, e.g. 100K (as on the chip)")
+    p.add_argument("--battery-mv", type=int, default=3900, help="battery voltage at start")
+    p.add_argument("--open", action="store_true", help="open the page in the browser")
+    p.add_argument("--fresh", action="store_true",
+                   help="empty the device folder first (factory state)")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    from .device import SimDevice, prepare_device_dir
+    from .web import serve
+
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    device_dir = (args.device_dir or default_device_dir()).resolve()
+    if args.fresh and device_dir.exists():
+        import shutil
+
+        shutil.rmtree(device_dir)
+    if args.lexicon is not None and not args.lexicon.is_file():
+        print("no such image: %s" % args.lexicon, file=sys.stderr)
+        return 2
+    prepare_device_dir(device_dir, args.lexicon, log=lambda m: print(m, file=sys.stderr))
+    device = SimDevice(device_dir, main=args.main.resolve() if args.main else None, heapsize=args.heapsize,
+                       battery_mv=args.battery_mv,
+                       log=lambda line: print(line, file=sys.stderr, flush=True))
+    server = serve(device, args.host, args.port)
+    url = "http://%s:%d/" % (args.host, server.server_address[1])
+    device.start()
+    print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir), flush=True)
+    if args.open:
+        import webbrowser
+
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        device.stop()
+    return 0

@@ -1,0 +1,89 @@
+"""The simulator's local web page and its small JSON API (standard library only)."""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+PAGE = Path(__file__).resolve().parent / "page.html"
+
+
+def make_handler(device):
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "tileclock-sim"
+
+        def log_message(self, fmt, *args):  # quiet: the page polls
+            pass
+
+        def _send(self, status, body: bytes, ctype: str):
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, obj, status=HTTPStatus.OK):
+            self._send(status, json.dumps(obj).encode(), "application/json")
+
+        def do_GET(self):
+            url = urlparse(self.path)
+            query = parse_qs(url.query)
+            if url.path in ("/", "/index.html"):
+                self._send(HTTPStatus.OK, PAGE.read_bytes(), "text/html; charset=utf-8")
+            elif url.path == "/api/state":
+                since = query.get("since", [None])[0]
+                if since is not None:
+                    device.wait_change(int(since), float(query.get("wait", ["1"])[0]))
+                self._json(device.snapshot())
+            elif url.path.startswith("/api/panel/") and url.path.endswith(".txt"):
+                name = url.path[len("/api/panel/"):-4]
+                panel = device.panels.get(name)
+                if panel is None:
+                    self._json({"error": "no panel " + name}, HTTPStatus.NOT_FOUND)
+                    return
+                with device.lock:
+                    text = panel.model.text()
+                self._send(HTTPStatus.OK, (text + "\n").encode(), "text/plain; charset=utf-8")
+            else:
+                self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+
+        def do_POST(self):
+            url = urlparse(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                self._json({"error": "bad JSON"}, HTTPStatus.BAD_REQUEST)
+                return
+            try:
+                if url.path == "/api/button":
+                    ok = device.button(body["name"], bool(body["down"]))
+                elif url.path == "/api/key":
+                    ok = device.key(body["key"], bool(body["down"]))
+                elif url.path == "/api/battery":
+                    ok = device.set_battery(int(body["mv"]))
+                elif url.path == "/api/power-cut":
+                    device.power_cut()
+                    ok = True
+                else:
+                    self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+                    return
+            except (KeyError, ValueError, TypeError) as exc:
+                self._json({"error": str(exc)}, HTTPStatus.BAD_REQUEST)
+                return
+            self._json({"ok": ok, "delivered": ok})
+
+    return Handler
+
+
+class WebServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def serve(device, host: str = "127.0.0.1", port: int = 0) -> WebServer:
+    return WebServer((host, port), make_handler(device))

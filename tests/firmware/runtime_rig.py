@@ -1,0 +1,120 @@
+# A simulated device for the runtime tests: the firmware's own hardware
+# layers on the fakes' pins (machine, esp32 with sim_ back doors), a
+# ManualClock, and a fresh device folder as the current directory.
+# Runs under CPython and MicroPython.
+
+import os
+
+import esp32
+import hwconfig
+import machine
+import sim_device
+from mpytest import tmpdir
+from timebase import ManualClock
+
+import app
+from app import board as board_mod
+
+PINS = {
+    "left": hwconfig.PIN_BUTTON_LEFT,
+    "right": hwconfig.PIN_BUTTON_RIGHT,
+    "pause": hwconfig.PIN_BUTTON_PAUSE,
+    "challenge": hwconfig.PIN_BUTTON_CHALLENGE,
+}
+
+_home = [None]
+
+
+def fresh_dir():
+    """A new, empty device folder as the current directory."""
+    if _home[0] is None:
+        _home[0] = os.getcwd()
+    path = tmpdir()
+    os.chdir(path)
+    sim_device.set_device_dir(path)
+    return path
+
+
+def leave():
+    if _home[0] is not None:
+        os.chdir(_home[0])
+
+
+class Rig:
+    """Board + device on the fakes.  power_cut() + boot() simulate a power loss."""
+
+    def __init__(self, clock=None, terminal=False, config=None, folder=None):
+        self.folder = folder or fresh_dir()
+        self.terminal = terminal
+        self.clock = clock or ManualClock()
+        if config is not None:
+            import json
+
+            with open("config.json", "w") as f:
+                f.write(json.dumps(config))
+        self.boot()
+
+    def boot(self):
+        machine.sim_reset_all()
+        esp32.sim_nvs_forget()
+        machine.sim_set_clock(self.clock)
+        for pin in PINS.values():
+            machine.sim_external_pull(pin, None)
+        self.board = board_mod.create(self.clock, panels=False)
+        self.matrix = machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
+                                           hwconfig.KEYPAD_LAYOUT)
+        machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)   # 3.9 V cell
+        self.dev = app.build(self.clock, self.board, terminal=self.terminal)
+        return self.dev
+
+    def power_cut(self):
+        """Everything in RAM is gone; NVS and files keep what was committed."""
+        self.dev = None
+        self.board = None
+
+    # time and inputs
+
+    def now(self):
+        return self.clock.ticks_ms()
+
+    def run(self, ms, step=10):
+        """Let the main loop run for ms of simulated time."""
+        end = ms
+        while end > 0:
+            d = step if end >= step else end
+            self.clock.advance(d)
+            end -= d
+            self.dev.tick(self.clock.ticks_ms())
+
+    def down(self, name):
+        machine.sim_press(PINS[name])
+
+    def up(self, name):
+        machine.sim_release(PINS[name])
+
+    def press(self, name, hold_ms=60):
+        """A clean press of hold_ms, the loop running; returns the press time."""
+        t = self.clock.ticks_ms()
+        self.down(name)
+        self.run(hold_ms)
+        self.up(name)
+        self.run(40)
+        return t
+
+    def key(self, ch, hold_ms=40):
+        t = self.clock.ticks_ms()
+        self.matrix.press_key(ch)
+        for _ in range(hold_ms // 10):
+            self.clock.advance(10)
+            self.dev.scan_keys(self.clock.ticks_ms())
+            self.dev.tick(self.clock.ticks_ms())
+        self.matrix.release_key(ch)
+        for _ in range(3):
+            self.clock.advance(10)
+            self.dev.scan_keys(self.clock.ticks_ms())
+            self.dev.tick(self.clock.ticks_ms())
+        return t
+
+    def left_ms(self, side):
+        d = self.dev.engine.display(side)
+        return d.remaining_ms - d.overtime_ms

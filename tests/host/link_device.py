@@ -1,0 +1,74 @@
+# A device for the link tests: the firmware's link task served on stdin/stdout
+# by the real MicroPython interpreter, with real services (store.config.Config,
+# a clock engine that keeps running in its own task).  Runs in the device's
+# folder (the current directory); MICROPYPATH holds firmware/.
+#
+#   micropython link_device.py [--game] [--id HEX] [--chunk N]
+
+import sys
+import asyncio
+
+from clock.engine import Engine, PHASE_PLAY
+from clock.presets import get_preset
+from link.files import DeviceServices
+from link.handler import LinkHandler
+from link.server import serve
+from store.config import Config
+from timebase import SystemClock
+
+
+class TestServices(DeviceServices):
+    """The device's services plus what the tests watch: the game loop."""
+
+    def __init__(self, config, engine, loop_counter, device_id):
+        DeviceServices.__init__(self, config, lambda: engine.phase == PHASE_PLAY,
+                                device_id=device_id)
+        self.engine = engine
+        self.loop_counter = loop_counter
+
+    def device_info(self):
+        d = DeviceServices.device_info(self)
+        e = self.engine
+        d["test"] = {"phase": e.phase, "on_turn": e.on_turn, "loops": self.loop_counter[0],
+                     "swaps": self.lexicon_swaps}
+        return d
+
+
+async def game_loop(engine, counter):
+    while True:
+        engine.update(None)
+        counter[0] += 1
+        await asyncio.sleep(0.02)
+
+
+def main():
+    args = sys.argv[1:]
+    device_id = "a0b1c2d3e4f5"
+    chunk = 1024
+    game = False
+    i = 0
+    while i < len(args):
+        if args[i] == "--game":
+            game = True
+        elif args[i] == "--id":
+            i += 1
+            device_id = args[i]
+        elif args[i] == "--chunk":
+            i += 1
+            chunk = int(args[i])
+        i += 1
+    config = Config()
+    config.load()
+    engine = Engine(get_preset("tso30"), SystemClock())
+    if game:
+        engine.press(None, 0)  # the opponent starts the first player's clock
+    counter = [0]
+    services = TestServices(config, engine, counter, device_id)
+    handler = LinkHandler(services, chunk=chunk)
+    # Noise the way a real device makes it: the banner and a print on boot.
+    print("tileclock test device " + device_id + " starting")
+    asyncio.create_task(game_loop(engine, counter))
+    asyncio.run(serve(sys.stdin.buffer, sys.stdout.buffer, handler))
+
+
+main()

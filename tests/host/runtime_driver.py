@@ -1,0 +1,149 @@
+# Runs the firmware (app.build + Device) under MicroPython with the fakes, the
+# sim panels on both buses and a ManualClock, and plays a random game as fast
+# as it can, printing each step's state.  Used by the recovery tests, which
+# kill this process at random moments and start it again.
+#
+#   micropython runtime_driver.py play SEED STEPS   resume if recovered, play
+#   micropython runtime_driver.py check              boot, report, exit
+#
+# Lines: "B recovered paused phase left0 left1 note" after boot,
+#        "S step left0 left1" after every 10 ms step, "E" at the end.
+# left = remaining ms (negative: overtime).
+
+import sys
+
+import hwconfig
+import machine
+import random
+import sim_ssd1306
+from timebase import ManualClock
+
+import app
+from app import board as board_mod
+
+PINS = (hwconfig.PIN_BUTTON_LEFT, hwconfig.PIN_BUTTON_RIGHT, hwconfig.PIN_BUTTON_PAUSE,
+        hwconfig.PIN_BUTTON_CHALLENGE)
+
+
+def left(dev, side):
+    d = dev.engine.display(side)
+    return d.remaining_ms - d.overtime_ms
+
+
+def boot(clock):
+    machine.sim_set_clock(clock)
+    machine.sim_attach_i2c(sim_ssd1306.SSD1306Panel(), hwconfig.ADDR_DISPLAY_LEFT,
+                           bus=hwconfig.I2C_PLAYERS_ID)
+    machine.sim_attach_i2c(sim_ssd1306.SSD1306Panel(), hwconfig.ADDR_DISPLAY_RIGHT,
+                           bus=hwconfig.I2C_PLAYERS_ID)
+    machine.sim_attach_i2c(sim_ssd1306.SSD1306Panel(), hwconfig.ADDR_DISPLAY_TERMINAL,
+                           bus=hwconfig.I2C_TERMINAL_ID)
+    machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)
+    # the board's pull-ups on the keypad columns (input-only pins)
+    machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS, hwconfig.KEYPAD_LAYOUT)
+    board = board_mod.create(clock)
+    dev = app.build(clock, board)
+    e = dev.engine
+    print("B %d %d %d %d %d %s" % (dev.recovered, e.paused, e.phase, left(dev, 0), left(dev, 1),
+                                   dev.recovery_note or "-"))
+    return dev
+
+
+class Player:
+    """Presses buttons like the rig's fingers: down, held a while, up."""
+
+    def __init__(self, dev, clock):
+        self.dev = dev
+        self.clock = clock
+        self.step = 0
+
+    def advance(self, n=1):
+        for _ in range(n):
+            self.clock.advance(10)
+            now = self.clock.ticks_ms()
+            self.dev.tick(now)
+            self.dev.scan_keys(now)
+            self.step += 1
+            if self.step % 5 == 0:
+                self.dev.refresh(now)
+            print("S %d %d %d" % (self.step, left(self.dev, 0), left(self.dev, 1)))
+
+    def press(self, index):
+        machine.sim_press(PINS[index])
+        self.advance(4)
+        machine.sim_release(PINS[index])
+        self.advance(4)
+
+
+def play(seed, steps):
+    clock = ManualClock()
+    dev = boot(clock)
+    p = Player(dev, clock)
+    random.seed(seed)
+    e = dev.engine
+    if dev.recovered and e.paused:
+        p.press(2)                          # pause: resume the recovered game
+    if e.on_turn < 0:
+        p.press(1)                          # the opponent starts the left clock
+    while p.step < steps:
+        p.advance(random.randint(20, 600))  # think 0.2-6 s
+        r = random.randint(0, 19)
+        if r == 0 and not e.paused:
+            p.press(2)                      # pause...
+            p.advance(random.randint(10, 200))
+            p.press(2)                      # ...and resume
+        elif e.on_turn >= 0:
+            p.press(e.on_turn)              # end of turn
+    print("E")
+
+
+def memory(steps):
+    """A game with lookups in the device's word list; prints the peak heap use
+    sampled at every step ("M peak_bytes heap_total lookups valid")."""
+    import gc
+
+    clock = ManualClock()
+    gc.collect()
+    dev = boot(clock)
+    lex = dev.flow.lexicon if dev.flow is not None else None
+    print("L %s" % ("none" if lex is None else dev.flow.list_id()))
+    p = Player(dev, clock)
+    peak = [gc.mem_alloc()]
+    words = ("ŻÓŁW", "KOT", "ZAJĄC", "PSZCZOŁA", "XYZ", "ŹDŹBŁO", "DOM", "QWERTY")
+    lookups = valid = 0
+    p.press(1)
+    random.seed(7)
+    while p.step < steps:
+        for _ in range(random.randint(20, 300)):
+            p.advance(1)
+            used = gc.mem_alloc()
+            if used > peak[0]:
+                peak[0] = used
+        if lex is not None:
+            for w in words:
+                if lex.check(w) == 1:
+                    valid += 1
+                lookups += 1
+                used = gc.mem_alloc()
+                if used > peak[0]:
+                    peak[0] = used
+        p.press(dev.engine.on_turn)
+    print("M %d %d %d %d" % (peak[0], gc.mem_alloc() + gc.mem_free(), lookups, valid))
+
+
+def main():
+    import os
+
+    argv = getattr(sys, "argv", None)
+    args = argv[1:] if argv and len(argv) > 1 else (os.getenv("TC_ARGS") or "").split()
+    mode = args[0]
+    if mode == "memory":
+        memory(int(args[1]))
+    elif mode == "check":
+        boot(ManualClock())
+        print("E")
+    else:
+        play(int(args[1]), int(args[2]))
+
+
+main()

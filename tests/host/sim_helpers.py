@@ -1,0 +1,85 @@
+"""Start the simulator as a person does (python -m host_tools.sim) and talk to
+its page's API; shared by the simulator's tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_MAIN = REPO / "tests" / "host" / "sim_fixture" / "main.py"
+
+
+class Sim:
+    def __init__(self, device_dir: Path, main: Path | None = None, extra=()):
+        cmd = [sys.executable, "-m", "host_tools.sim", "--device-dir", str(device_dir)]
+        if main is not None:
+            cmd += ["--main", str(main)]
+        cmd += list(extra)
+        self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+        line = self.proc.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if not found:
+            err = self.stop()
+            raise RuntimeError("the simulator did not start: %r %s" % (line, err))
+        self.url = found.group(1)
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        return self.proc.stderr.read() if self.proc.stderr else ""
+
+    def get(self, path: str):
+        with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=10) as r:
+            body = r.read()
+            return json.loads(body) if r.headers.get_content_type() == "application/json" else body.decode()
+
+    def post(self, path: str, body: dict):
+        req = urllib.request.Request(self.url.rstrip("/") + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def state(self):
+        return self.get("/api/state")
+
+    def wait_for(self, predicate, timeout: float = 20.0, what: str = "condition"):
+        """Poll the state until predicate(state) is true; fail after the deadline."""
+        deadline = time.monotonic() + timeout
+        state = None
+        while time.monotonic() < deadline:
+            state = self.get("/api/state?since=%d&wait=0.5" % (state["version"] if state else -1))
+            if predicate(state):
+                return state
+        raise AssertionError("timed out waiting for %s; last state: status=%s boots=%s log=%s"
+                             % (what, state and state["status"], state and state["boots"],
+                                state and state["log"][-15:]))
+
+
+def pixel(panel: dict, x: int, y: int) -> int:
+    return (int(panel["rows"][y][x >> 2], 16) >> (3 - (x & 3))) & 1
+
+
+def bar(panel: dict, y: int) -> int:
+    """Length of the lit run starting at x = 0 on row y (the fixture's bars)."""
+    n = 0
+    while n < 128 and pixel(panel, n, y):
+        n += 1
+    return n
+
+
+def lit(panel: dict) -> int:
+    return sum(bin(int(row, 16)).count("1") for row in panel["rows"])

@@ -1,0 +1,174 @@
+"""Every normalisation rule of the seeds (ORZ, NSF, PFS) and of the issue, one named test each."""
+
+import pytest
+
+from wordlist_packer.normalise import (ABBREVIATION, CAPITAL, DUPLICATE, FOREIGN_LETTER,
+                                       NON_LETTER, TOO_LONG, TOO_SHORT, Profile,
+                                       normalise_lines)
+
+
+def norm(lang, entry):
+    p = Profile.builtin(lang)
+    codes, reason = p.normalise(entry)
+    return (p.display(codes) if codes is not None else None), reason
+
+
+# --- German, ORZ I.1-I.3 -------------------------------------------------------------------
+def test_de_sharp_s_is_double_s():                 # ORZ I.2 "ß wird stets durch SS ersetzt"
+    assert norm("de", "schließen") == ("SCHLIESSEN", "")
+    assert norm("de", "Größe") == ("GRÖSSE", "")
+
+
+def test_de_umlauts_are_tiles_not_ae_oe_ue():      # ORZ I.2
+    assert norm("de", "Ängström") == ("ÄNGSTRÖM", "")
+    p = Profile.builtin("de")
+    codes, _ = p.normalise("über")
+    assert len(codes) == 4 and p.display(codes) == "ÜBER"
+
+
+def test_de_other_accents_dropped():               # ORZ I.2 Agrément, Cañon
+    assert norm("de", "Agrément") == ("AGREMENT", "")
+    assert norm("de", "Cañon") == ("CANON", "")
+
+
+def test_de_ligatures_split():                     # ORZ I.2 Œuvre, Cœur
+    assert norm("de", "Œuvre") == ("OEUVRE", "")
+    assert norm("de", "Cœur") == ("COEUR", "")
+
+
+def test_de_hyphen_apostrophe_dot_not_allowed():   # ORZ I.1.2 a: Jo-Jo, 'naus
+    assert norm("de", "Jo-Jo") == (None, NON_LETTER)
+    assert norm("de", "'naus") == (None, NON_LETTER)
+    assert norm("de", "usw.") == (None, NON_LETTER)
+
+
+def test_de_capitalised_nouns_kept():
+    assert norm("de", "Haus") == ("HAUS", "")
+
+
+def test_de_abbreviations_dropped():               # ORZ I.3: only capitals / several capitals
+    assert norm("de", "ABC") == (None, ABBREVIATION)
+    assert norm("de", "GmbH") == (None, ABBREVIATION)
+
+
+def test_de_decomposed_input_is_composed_first():
+    assert norm("de", "A\u0308rger") == ("ÄRGER", "")
+
+
+# --- Norwegian, NSF 1.2-1.3 ----------------------------------------------------------------
+def test_nb_ae_oe_aa_are_tiles():
+    p = Profile.builtin("nb")
+    codes, _ = p.normalise("blåbærsyltetøy")
+    assert p.display(codes) == "BLÅBÆRSYLTETØY"
+    assert len(codes) == 14
+
+
+@pytest.mark.parametrize("word,expected", [
+    ("carità", "CARITA"), ("hácek", "HACEK"), ("débâcle", "DEBACLE"), ("garçon", "GARCON"),
+    ("volière", "VOLIERE"), ("moské", "MOSKE"), ("crêpe", "CREPE"), ("maître", "MAITRE"),
+    ("señor", "SENOR"), ("chokó", "CHOKO"), ("entrecôte", "ENTRECOTE"), ("goût", "GOUT")])
+def test_nb_diacritics_count_as_plain_letter(word, expected):   # NSF 1.3 table
+    assert norm("nb", word) == (expected, "")
+
+
+def test_nb_a_o_u_umlaut_only_by_blank():         # NSF 1.3: ä ö ü are own letters, blank only
+    p = Profile.builtin("nb")
+    codes, _ = p.normalise("salongfähig")
+    assert p.display(codes) == "SALONGFÄHIG"
+    assert p.tiles[ord(codes[7])] == "Ä" and "Ä" in p.blank_only
+    assert set(p.blank_only) == {"Ä", "Ö", "Ü"}
+
+
+def test_nb_single_letter_words_dropped():         # NSF 1.2
+    assert norm("nb", "å") == (None, TOO_SHORT)
+    assert norm("nb", "åa") == ("ÅA", "")
+
+
+def test_nb_capitals_dropped():                    # NSF 1.2 (proper names)
+    assert norm("nb", "Oslo") == (None, CAPITAL)
+    assert norm("nb", "tv-en") == (None, NON_LETTER)
+
+
+def test_nb_other_accents_are_foreign():
+    assert norm("nb", "smørrebrød") == ("SMØRREBRØD", "")
+    assert norm("nb", "façade") == ("FACADE", "")
+    assert norm("nb", "naïv") == (None, FOREIGN_LETTER)
+
+
+# --- Polish, PFS ----------------------------------------------------------------------------
+def test_pl_the_32_letters():
+    p = Profile.builtin("pl")
+    assert len(p.tiles) == 32
+    codes, _ = p.normalise("zażółćgęśląjaźń")
+    assert p.display(codes) == "ZAŻÓŁĆGĘŚLĄJAŹŃ"
+
+
+@pytest.mark.parametrize("word", ["quizowy", "supernova", "exodus", "öre", "écru"])
+def test_pl_other_letters_drop_the_word(word):     # PFS: Q, V, X and foreign letters
+    assert norm("pl", word) == (None, FOREIGN_LETTER)
+
+
+def test_pl_capital_drops_the_word():              # PFS: Warszawiak, mBank, dBASE
+    for w in ("Warszawiak", "mBank", "dBASE"):
+        assert norm("pl", w) == (None, CAPITAL)
+
+
+def test_pl_apostrophe_and_hyphen_drop_the_word():
+    assert norm("pl", "scrabble'owy") == (None, NON_LETTER)
+    assert norm("pl", "ping-pong") == (None, NON_LETTER)
+
+
+# --- English and Spanish --------------------------------------------------------------------
+def test_en_apostrophes_and_capitals_dropped():
+    assert norm("en", "aardvark's") == (None, NON_LETTER)
+    assert norm("en", "Paris") == (None, CAPITAL)
+    assert norm("en", "quiz") == ("QUIZ", "")
+
+
+def test_es_digraph_tiles():
+    p = Profile.builtin("es")
+    codes, _ = p.normalise("chorrillo")
+    assert [p.tiles[ord(c)] for c in codes] == ["CH", "O", "RR", "I", "LL", "O"]
+    codes, _ = p.normalise("niño")
+    assert [p.tiles[ord(c)] for c in codes] == ["N", "I", "Ñ", "O"]
+    assert norm("es", "camión") == ("CAMION", "")
+
+
+# --- generic profile --------------------------------------------------------------------------
+def test_generic_alphabet_file(tmp_path):
+    f = tmp_path / "ca.txt"
+    f.write_text("# Catalan-like\nlanguage ca\nA\nL\nL·L\nÇ\nK blank-only\nmap À A\n"
+                 "drop-capitalised\nmin-length 2\n", encoding="utf-8")
+    p = Profile.from_alphabet_file(f)
+    assert p.language == "ca" and p.blank_only == ["K"]
+    codes, _ = p.normalise("al·la")
+    assert [p.tiles[ord(c)] for c in codes] == ["A", "L·L", "A"]
+    assert p.normalise("àl")[0] is not None
+    assert p.normalise("a")[1] == TOO_SHORT
+    assert p.normalise("Al")[1] == CAPITAL
+    assert p.normalise("ab")[1] == FOREIGN_LETTER
+
+
+# --- input handling ---------------------------------------------------------------------------
+def test_lines_bom_crlf_blank_comments_duplicates_order():
+    p = Profile.builtin("en")
+    lines = "\ufeffzebra\r\n\r\n# a comment\r\n  apple  \r\nzebra\r\nApple\r\n".split("\n")
+    lines[0] = lines[0].lstrip("\ufeff")
+    res = normalise_lines(p, lines, want_report=True)
+    assert [p.display(w) for w in res.words] == ["APPLE", "ZEBRA"]
+    assert res.dropped[DUPLICATE] == 1 and res.dropped[CAPITAL] == 1
+    assert res.lines == 4
+    assert [(n, r) for n, r, _ in res.report] == [(5, DUPLICATE), (6, CAPITAL)]
+
+
+def test_max_length_reported():
+    p = Profile.builtin("en")
+    p.max_length = 3
+    assert p.normalise("abcd") == (None, TOO_LONG)
+
+
+def test_nothing_dropped_silently():
+    p = Profile.builtin("pl")
+    lines = ["kot", "Kot", "kot", "x-y", "quiz", "", "# c", "pies"]
+    res = normalise_lines(p, lines)
+    assert len(res.words) + sum(res.dropped.values()) == res.lines == 6

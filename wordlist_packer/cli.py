@@ -1,0 +1,231 @@
+"""wordpack: word lists to word graph images (see docs/packer.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from .image import FINAL, LAST, Image, ImageError
+from .normalise import REASONS, Profile, ProfileError, builtin_languages
+from .pipeline import InputError, build_date, build_image, load_words, verify
+
+EXIT_DAMAGED = 3
+EXIT_INPUT = 2
+EXIT_VERIFY = 1
+
+
+def _profile(args) -> Profile:
+    if getattr(args, "alphabet", None):
+        return Profile.from_alphabet_file(args.alphabet, language=args.language or "xx")
+    if not args.language:
+        raise ProfileError("give --language (one of " + ", ".join(builtin_languages())
+                           + ", or a profile .json) or --alphabet FILE")
+    return Profile.load(args.language)
+
+
+class Progress:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.t0 = time.perf_counter()
+
+    def __call__(self, msg: str) -> None:
+        if not self.quiet:
+            print(f"[{time.perf_counter() - self.t0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+
+
+def _dropped_summary(dropped: Counter) -> dict:
+    return {r: dropped[r] for r in REASONS if dropped.get(r)}
+
+
+def cmd_build(args) -> int:
+    prof = _profile(args)
+    if args.max_length:
+        prof.max_length = args.max_length
+    say = Progress(args.quiet)
+    say(f"reading {args.input}")
+    loaded = load_words(args.input, prof, args.encoding, args.skip_bad,
+                        want_report=bool(args.report))
+    res = loaded.result
+    say(f"{res.lines} entries, {len(res.words)} words kept, dropped: "
+        f"{json.dumps(_dropped_summary(res.dropped))}")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write("# line\treason\tentry\n")
+            for line, reason, entry in res.report or []:
+                f.write(f"{line}\t{reason}\t{entry}\n")
+        say(f"dropped entries written to {args.report}")
+    date = build_date(args.date)
+    data, g = build_image(res.words, prof, name=args.name or Path(args.input).name,
+                          version=args.list_version or "", date=date, progress=say)
+    Path(args.output).write_bytes(data)
+    say(f"wrote {args.output}: {len(data)} bytes, {g.words} words, {g.arc_count} arcs, "
+        f"{8 * len(data) / max(1, g.words):.2f} bits/word")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    prof = _profile(args)
+    say = Progress(args.quiet)
+    try:
+        img = Image.load(args.image)
+    except ImageError as e:
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    if args.max_length:
+        prof.max_length = args.max_length
+    loaded = load_words(args.input, prof, args.encoding, args.skip_bad)
+    say(f"{len(loaded.result.words)} words from {args.input}")
+    try:
+        rep = verify(img, loaded.result.words, prof, samples=args.samples,
+                     edits_per_word=args.edits, seed=args.seed, full_lookup=args.full,
+                     progress=say)
+    except ImageError as e:
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    print(json.dumps(rep.as_dict(), ensure_ascii=False, indent=1))
+    print("OK" if rep.ok else "FAILED", file=sys.stderr)
+    return 0 if rep.ok else EXIT_VERIFY
+
+
+def cmd_lookup(args) -> int:
+    try:
+        img = Image.load(args.image)
+    except ImageError as e:
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    prof = None
+    if args.language:
+        prof = Profile.load(args.language)
+    all_ok = True
+    for w in args.words:
+        if prof is not None:
+            codes, _ = prof.normalise_query(w)
+            tiles = None if codes is None else [ord(c) for c in codes]
+        else:
+            tiles = img.tiles_of(w.strip().upper())
+        try:
+            ok = tiles is not None and img.contains_tiles(tiles)
+        except ImageError as e:
+            print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+            return EXIT_DAMAGED
+        shown = w if tiles is None else "".join(img.tile_strings[t] for t in tiles)
+        print(f"{shown}\t{'valid' if ok else 'invalid'}")
+        all_ok &= ok
+    return 0 if all_ok else EXIT_VERIFY
+
+
+def cmd_info(args) -> int:
+    try:
+        img = Image.load(args.image)
+    except ImageError as e:
+        print(json.dumps({"image": str(args.image), "damaged": str(e)}))
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    print(json.dumps(img.header(), ensure_ascii=False, indent=1))
+    return 0
+
+
+def cmd_stats(args) -> int:
+    try:
+        img = Image.load(args.image)
+        kinds: Counter = Counter()
+        sizes: Counter = Counter()
+        pos = 0
+        n_arcs = n_nodes = 0
+        while pos < img.body_len:
+            start = pos
+            t, flags, target, pos = img._arc(pos)
+            k = (flags >> 2) & 3
+            kinds[("next", "sink", "address")[k]] += 1
+            sizes[pos - start] += 1
+            n_arcs += 1
+            if flags & LAST:
+                n_nodes += 1
+        final = None
+    except ImageError as e:
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    out = {
+        "bytes": len(img.data), "header_bytes": img.header_len, "body_bytes": img.body_len,
+        "words": img.words, "arcs": n_arcs, "nodes": n_nodes,
+        "bits_per_word": round(8 * len(img.data) / max(1, img.words), 3),
+        "bits_per_arc": round(8 * img.body_len / max(1, n_arcs), 3),
+        "arc_kinds": dict(kinds), "arc_bytes": {str(k): v for k, v in sorted(sizes.items())},
+        "opcodes_used": sum(1 for i in range(255) if img.table[3 * i] < 0xFE),
+    }
+    del final
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wordpack", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def lang_opts(sp, required_input=True):
+        sp.add_argument("--language", "-l", help="profile: " + ", ".join(builtin_languages())
+                        + " or a profile .json file")
+        sp.add_argument("--alphabet", help="generic profile from an alphabet file "
+                        "(one tile per line, see docs/packer.md)")
+        sp.add_argument("--encoding", default="utf-8", help="input encoding (default utf-8)")
+        sp.add_argument("--skip-bad", action="store_true",
+                        help="skip and count undecodable lines instead of stopping")
+        sp.add_argument("--max-length", type=int, default=0,
+                        help="drop words longer than this many tiles (the list covers up to it)")
+        sp.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+    b = sub.add_parser("build", help="word list to image")
+    b.add_argument("input", help="word list (.xz/.gz/.bz2 read directly; - for stdin)")
+    b.add_argument("-o", "--output", required=True)
+    b.add_argument("--name", help="list name stored in the header (default: input file name)")
+    b.add_argument("--list-version", help="list version stored in the header")
+    b.add_argument("--date", help="build date: seconds since 1970 or YYYY-MM-DD "
+                   "(default: SOURCE_DATE_EPOCH, else now)")
+    b.add_argument("--report", help="write every dropped entry with its reason to FILE")
+    lang_opts(b)
+    b.set_defaults(func=cmd_build)
+
+    v = sub.add_parser("verify", help="check an image against its word list")
+    v.add_argument("image")
+    v.add_argument("input")
+    v.add_argument("--samples", type=int, default=20_000,
+                   help="words looked up through the reader (default 20000)")
+    v.add_argument("--edits", type=int, default=10,
+                   help="one-tile edits checked per sampled word (default 10)")
+    v.add_argument("--seed", type=int, default=1)
+    v.add_argument("--full", action="store_true", help="look up every word through the reader")
+    lang_opts(v)
+    v.set_defaults(func=cmd_verify)
+
+    lk = sub.add_parser("lookup", help="look words up")
+    lk.add_argument("image")
+    lk.add_argument("words", nargs="+")
+    lk.add_argument("--language", "-l", help="normalise the words with this profile "
+                    "(default: upper-case and split into the image's tiles)")
+    lk.set_defaults(func=cmd_lookup)
+
+    i = sub.add_parser("info", help="the header as JSON")
+    i.add_argument("image")
+    i.set_defaults(func=cmd_info)
+
+    s = sub.add_parser("stats", help="size figures of an image as JSON")
+    s.add_argument("image")
+    s.set_defaults(func=cmd_stats)
+    return p
+
+
+def main(argv=None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (InputError, ProfileError, OSError) as e:
+        print(f"wordpack: {e}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""Reading word lists, building images and verifying them."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import graph as graph_mod
+from .image import Image, ImageError, Meta, source_sha256, write_image
+from .normalise import UNDECODABLE, NormaliseResult, Profile, normalise_lines
+
+
+class InputError(ValueError):
+    pass
+
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    p = str(path)
+    if p == "-":
+        return sys.stdin.buffer.read()
+    opener = {".xz": lzma.open, ".lzma": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}.get(
+        Path(p).suffix.lower(), open)
+    try:
+        with opener(p, "rb") as f:
+            return f.read()
+    except (lzma.LZMAError, OSError, EOFError) as e:
+        raise InputError(f"cannot read {p}: {e}") from None
+
+
+def decode_lines(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
+                 ) -> tuple[list[str], list[tuple[int, str]]]:
+    """Lines of the input; bad lines are (line number, repr) in the second list when
+    skip_bad, otherwise an InputError names the first bad line."""
+    enc = encoding.lower().replace("_", "-")
+    if enc in ("utf-8", "utf8"):
+        enc = "utf-8-sig"
+    try:
+        text = data.decode(enc)
+    except UnicodeDecodeError as e:
+        if not skip_bad:
+            line = data.count(b"\n", 0, e.start) + 1
+            raise InputError(f"line {line}: cannot decode as {encoding} ({e.reason}); "
+                             "use --encoding or --skip-bad") from None
+        lines: list[str] = []
+        bad: list[tuple[int, str]] = []
+        raw_lines = data.split(b"\n")
+        for n, raw in enumerate(raw_lines, 1):
+            try:
+                s = raw.decode(enc if n == 1 else encoding)
+            except UnicodeDecodeError:
+                bad.append((n, repr(raw)[2:-1]))
+                s = ""
+            lines.append(s)
+        return lines, bad
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.split("\n"), []
+
+
+@dataclass
+class Loaded:
+    result: NormaliseResult
+    bad: list[tuple[int, str]]
+
+
+def load_words(path, profile: Profile, encoding="utf-8", skip_bad=False,
+               want_report=False) -> Loaded:
+    lines, bad = decode_lines(read_bytes(path), encoding, skip_bad)
+    res = normalise_lines(profile, lines, want_report=want_report)
+    if bad:
+        res.dropped[UNDECODABLE] += len(bad)
+        res.lines += len(bad)
+        if res.report is not None:
+            res.report.extend((n, UNDECODABLE, r) for n, r in bad)
+            res.report.sort()
+    return Loaded(res, bad)
+
+
+def build_date(explicit: str | int | None = None) -> int:
+    """--date (epoch seconds or YYYY-MM-DD), else SOURCE_DATE_EPOCH, else now."""
+    if explicit is not None and explicit != "":
+        s = str(explicit)
+        if s.isdigit():
+            return int(s)
+        import datetime
+        try:
+            d = datetime.datetime.fromisoformat(s)
+        except ValueError:
+            raise InputError(f"bad date {s!r}: use seconds since 1970 or YYYY-MM-DD") from None
+        if d.tzinfo is None:
+            d = d.replace(tzinfo=datetime.timezone.utc)
+        return int(d.timestamp())
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    if env and env.isdigit():
+        return int(env)
+    return int(time.time())
+
+
+def build_image(words: list[str], profile: Profile, name: str = "", version: str = "",
+                date: int = 0, progress=None) -> tuple[bytes, graph_mod.Graph]:
+    """words: sorted unique normalised words (as from normalise_lines)."""
+    g = graph_mod.build(words, progress=(lambda n: progress(f"graph: {n} words"))
+                        if progress else None)
+    meta = Meta(language=profile.language, tiles=list(profile.tiles),
+                blank_only=[t in profile.blank_only for t in profile.tiles],
+                name=name, version=version, date=date,
+                sha256=source_sha256(words, profile.tiles))
+    return write_image(g, meta, progress), g
+
+
+def build_from_lines(lines, profile: Profile, **kw) -> bytes:
+    """Convenience for tests and tools: text lines to image bytes."""
+    res = normalise_lines(profile, lines)
+    return build_image(res.words, profile, **kw)[0]
+
+
+# ----------------------------------------------------------------------------------------
+# verification
+
+def decode_graph(img: Image) -> tuple[dict[int, list[tuple[int, bool, int]]], int]:
+    """Every node reachable from the root: {address: [(tile, final, target)]}."""
+    nodes: dict[int, list] = {}
+    if img.root < 0 or img.root == 0xFFFFFFFF:
+        return nodes, -1
+    stack = [img.root]
+    while stack:
+        a = stack.pop()
+        if a in nodes:
+            continue
+        arcs = img.arcs_at(a)
+        nodes[a] = arcs
+        for _, _, t in arcs:
+            if t >= 0 and t not in nodes:
+                stack.append(t)
+    return nodes, img.root
+
+
+def count_words(nodes: dict, root: int) -> int:
+    """Number of accepted words (paths to a FINAL arc); raises ImageError on a cycle."""
+    memo: dict[int, int] = {}
+    state: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        a = stack[-1]
+        if a in memo:
+            stack.pop()
+            continue
+        if state.get(a) == 1:
+            total = 0
+            for _, final, t in nodes[a]:
+                total += (1 if final else 0) + (memo[t] if t >= 0 else 0)
+            memo[a] = total
+            stack.pop()
+            continue
+        state[a] = 1
+        for _, _, t in nodes[a]:
+            if t >= 0 and t not in memo:
+                if state.get(t) == 1:
+                    raise ImageError("damaged body (cycle)")
+                stack.append(t)
+    return memo.get(root, 0)
+
+
+def isomorphic(nodes: dict, root: int, g: graph_mod.Graph) -> bool:
+    """True if the decoded image graph is the same automaton as g (node for node)."""
+    if root < 0:
+        return g.words == 0
+    m: dict[int, int] = {}
+    stack = [(root, g.root)]
+    while stack:
+        a, nid = stack.pop()
+        if a in m:
+            if m[a] != nid:
+                return False
+            continue
+        m[a] = nid
+        arcs = sorted(nodes[a])
+        ref = g.nodes[nid]
+        if len(arcs) * 3 != len(ref):
+            return False
+        for k, (t, final, tgt) in enumerate(arcs):
+            lab, fin, child = ref[3 * k], ref[3 * k + 1], ref[3 * k + 2]
+            if t != lab or bool(fin) != final:
+                return False
+            if (tgt < 0) != (child == 0):
+                return False
+            if tgt >= 0:
+                stack.append((tgt, child))
+    return len(set(m.values())) == len(m)
+
+
+@dataclass
+class VerifyReport:
+    ok: bool
+    words: int
+    accepted_sampled: int
+    nonwords_checked: int
+    mismatches: list[str]
+    method: str
+    sha_match: bool
+
+    def as_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+def one_tile_edits(word: tuple, ntiles: int, rng: random.Random, k: int) -> list[tuple]:
+    out = []
+    n = len(word)
+    for _ in range(k):
+        op = rng.randrange(3)
+        if op == 0 and n:  # substitute
+            i = rng.randrange(n)
+            out.append(word[:i] + (rng.randrange(ntiles),) + word[i + 1:])
+        elif op == 1:      # insert
+            i = rng.randrange(n + 1)
+            out.append(word[:i] + (rng.randrange(ntiles),) + word[i:])
+        elif n > 1:        # delete
+            i = rng.randrange(n)
+            out.append(word[:i] + word[i + 1:])
+    return out
+
+
+def verify(img: Image, words: list[str], profile: Profile, samples: int = 20_000,
+           edits_per_word: int = 10, seed: int = 1, full_lookup: bool = False,
+           progress=None) -> VerifyReport:
+    """Check the image against the normalised word list."""
+    mism: list[str] = []
+    disp = profile.display
+    if [t for t in img.tile_strings] != list(profile.tiles):
+        mism.append("tile table differs from the profile")
+        return VerifyReport(False, len(words), 0, 0, mism, "tiles", False)
+    sha_ok = img.sha256 == source_sha256(words, profile.tiles)
+    if not sha_ok:
+        mism.append("SHA-256 of the normalised source differs")
+    if img.words != len(words):
+        mism.append(f"header says {img.words} words, the list has {len(words)}")
+    # 1. the whole language: decode the image graph and compare it with the list
+    nodes, root = decode_graph(img)
+    method = "isomorphic to the list's minimal automaton, word count equal"
+    if progress:
+        progress("verify: comparing automata")
+    g = graph_mod.build(words)
+    same = isomorphic(nodes, root, g)
+    n_acc = count_words(nodes, root) if root >= 0 else 0
+    if n_acc != len(words):
+        mism.append(f"image accepts {n_acc} words, the list has {len(words)}")
+    if not same or full_lookup:
+        method = "every word looked up"
+        for w in words:
+            if not img.contains_tiles([ord(c) for c in w]):
+                mism.append(f"word rejected: {disp(w)}")
+                if len(mism) > 50:
+                    break
+    # 2. sampled lookups through the reader, and one-tile edits against a Python set
+    rng = random.Random(seed)
+    wordset = set(words)
+    sample = words if len(words) <= samples else rng.sample(words, samples)
+    acc = 0
+    nonwords = 0
+    nt = len(profile.tiles)
+    for w in sample:
+        t = tuple(ord(c) for c in w)
+        if img.contains_tiles(t):
+            acc += 1
+        else:
+            mism.append(f"word rejected: {disp(w)}")
+        for e in one_tile_edits(t, nt, rng, edits_per_word):
+            s = "".join(map(chr, e))
+            expect = s in wordset
+            if not expect:
+                nonwords += 1
+            if img.contains_tiles(e) != expect:
+                mism.append(f"{'rejected' if expect else 'accepted'}: {disp(s)}")
+        if len(mism) > 50:
+            break
+    return VerifyReport(not mism, len(words), acc, nonwords, mism[:50], method, sha_ok)
