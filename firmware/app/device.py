@@ -28,6 +28,9 @@ BUTTON_CHALLENGE = 3
 BUTTON_NAMES = ("left", "right", "pause", "challenge")
 
 LOG_FLUSH_MS = 10000
+# records kept in RAM by the engine's game log; they reach logs/games.jsonl
+# after every event and at least every LOG_FLUSH_MS, far fewer than this
+LOG_CAPACITY = 48
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
@@ -92,7 +95,7 @@ class Device:
         blob = self.state.load()
         if blob:
             try:
-                engine = Engine.restore(blob, preset, self.clock)
+                engine = Engine.restore(blob, preset, self.clock, LOG_CAPACITY)
                 engine.update(self.clock.ticks_ms())
             except ValueError:
                 self.recovery_note = "not_recovered"
@@ -102,7 +105,7 @@ class Device:
                     self.recovery_note = ("recovered_wdt" if self.reset_cause == "watchdog"
                                           else "recovered_note")
                 return engine
-        return Engine(preset, self.clock)
+        return Engine(preset, self.clock, LOG_CAPACITY)
 
     # --- the core step -----------------------------------------------------
 

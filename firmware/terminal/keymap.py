@@ -26,25 +26,37 @@ def partition(freq, keys):
     n = len(freq)
     if n <= keys:
         return [(i, i + 1) for i in range(n)]
-    # cost[i][j]: cost of one group holding tiles i..j-1 (n is at most 250)
-    cost = {}
-    for i in range(n):
-        for j in range(i + 1, n + 1):
-            cost[i * 1000 + j] = _group_cost(sorted(freq[i:j], reverse=True))
     inf = 1 << 62
-    # best[g][j]: least cost of the first j tiles in g groups
+    # best[g][j]: least cost of the first j tiles in g groups; no table of all
+    # group costs (one n*n dict was a 4.7 KB block): for each end j, the
+    # costs of the groups i..j-1 come from growing one sorted group leftwards.
     best = [[inf] * (n + 1) for _ in range(keys + 1)]
     cut = [[0] * (n + 1) for _ in range(keys + 1)]
     best[0][0] = 0
-    for g in range(1, keys + 1):
-        for j in range(g, n + 1):
+    group = []          # freq of tiles i..j-1, most frequent first
+    cost_to = [0] * (n + 1)
+    for j in range(1, n + 1):
+        del group[:]
+        for i in range(j - 1, -1, -1):
+            f = freq[i]
+            pos = 0
+            while pos < len(group) and group[pos] >= f:
+                pos += 1
+            group.insert(pos, f)
+            cost_to[i] = _group_cost(group)
+        for g in range(1, min(keys, j) + 1):
+            row = best[g - 1]
+            b = inf
+            c_at = 0
             for i in range(g - 1, j):
-                if best[g - 1][i] == inf:
+                if row[i] == inf:
                     continue
-                c = best[g - 1][i] + cost[i * 1000 + j]
-                if c < best[g][j]:
-                    best[g][j] = c
-                    cut[g][j] = i
+                c = row[i] + cost_to[i]
+                if c < b:
+                    b = c
+                    c_at = i
+            best[g][j] = b
+            cut[g][j] = c_at
     groups = []
     j = n
     for g in range(keys, 0, -1):
