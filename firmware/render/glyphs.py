@@ -1,6 +1,9 @@
 # 8x8 text (framebuf's built-in font, ASCII only) with the letters of the
 # supported word lists drawn as their base letter plus a mark, so that Ż, Ź
-# and Z, or Å and A, never look alike on the terminal.
+# and Z, or Å and A, never look alike on the terminal.  Lower-case letters
+# (in the UI texts) are their lower-case base letter plus the same mark, so
+# ä and Ä differ too.  tests/firmware/test_render_glyphs.py checks that every
+# letter of the texts and of the packer's tile tables gets its own glyph.
 
 # letter -> (base letter, mark)
 ACCENTS = {
@@ -10,15 +13,24 @@ ACCENTS = {
     "Ż": ("Z", "dot"), "Ł": ("L", "stroke"),
     "Ä": ("A", "umlaut"), "Ö": ("O", "umlaut"), "Ü": ("U", "umlaut"),
     "Å": ("A", "ring"), "Ø": ("O", "slash"), "Æ": ("A", "ae"),
+    "Ñ": ("N", "tilde"),
+    # lower case (MicroPython's str.upper/lower know ASCII only)
+    "ą": ("a", "ogonek"), "ę": ("e", "ogonek"),
+    "ć": ("c", "acute"), "ń": ("n", "acute"), "ó": ("o", "acute"), "ś": ("s", "acute"),
+    "ź": ("z", "acute"), "é": ("e", "acute"),
+    "ż": ("z", "dot"), "ł": ("l", "stroke"),
+    "ä": ("a", "umlaut"), "ö": ("o", "umlaut"), "ü": ("u", "umlaut"),
+    "å": ("a", "ring"), "ø": ("o", "slash"), "æ": ("a", "ae"),
+    "ñ": ("n", "tilde"),
 }
 
 
-_ABOVE = ("acute", "dot", "umlaut", "ring")
+_ABOVE = ("acute", "dot", "umlaut", "ring", "tilde")
 
 
-def _upper(ch):
-    up = ch.upper()
-    return up if up in ACCENTS else ch
+def _entry(ch):
+    """(base letter, mark) for an accented letter, else None."""
+    return ACCENTS.get(ch)
 
 
 def _mark(fb, mark, x, y, color):
@@ -30,6 +42,8 @@ def _mark(fb, mark, x, y, color):
     elif mark == "umlaut":
         fb.pixel(x + 2, y, color)
         fb.pixel(x + 5, y, color)
+    elif mark == "tilde":
+        fb.hline(x + 1, y, 6, color)
     elif mark == "ring":
         fb.pixel(x + 3, y, color)
         fb.pixel(x + 4, y, color)
@@ -69,7 +83,7 @@ def text(fb, s, x, y, color=1, scale=1):
 
 
 def _char(fb, ch, x, y, color):
-    entry = ACCENTS.get(_upper(ch))
+    entry = _entry(ch)
     if entry is None:
         fb.text(ch if ord(ch) <= 126 else "?", x, y, color)
         return

@@ -104,7 +104,10 @@ class ChallengeFlow:
         if self.state != NEUTRAL:
             return False
         if challenger is None:
-            challenger = self.engine.on_turn
+            # the side the engine lets challenge the last play: not on_turn,
+            # which is -1 after `finish` while the final play may still be
+            # challenged (TSO 5.1b)
+            challenger = self.engine.challenger_side()
         if challenger < 0 or not self.engine.start_challenge(t, challenger):
             self._note(t, "not_now")
             return False

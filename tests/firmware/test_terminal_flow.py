@@ -305,3 +305,32 @@ def test_other_languages_show_their_texts():
         rig.play_a_move()
         rig.keys("A")
         assert word in rig.screen(), lang
+
+
+def test_the_final_play_can_be_challenged_after_finish():
+    # TSO 5.1: the last mover stops the clock (no clock runs, on_turn is -1);
+    # the opponent may still challenge that final play from the terminal
+    rig = Rig("tso30")
+    rig.clock.advance(1000)
+    rig.engine.press(rig.now(), 0)      # right's clock runs
+    rig.clock.advance(5000)
+    assert rig.engine.finish(rig.now(), 1)
+    assert rig.engine.on_turn == -1 and rig.engine.challenger_side() == 0
+    rig.clock.advance(1000)
+    rig.keys("A1")
+    assert rig.engine.challenging and rig.flow.state == F.ENTRY
+    assert rig.flow.challenger == 0
+    rig.type_word("HAUS")
+    rig.keys("#C#")
+    assert rig.flow.state == F.VERDICT and not rig.engine.challenging
+    assert rig.screen().startswith("ACCEPTABLE")
+    records = list(rig.log.records())
+    assert records[-1]["challenger"] == 0 and records[-1]["verdict"] == "acceptable"
+
+
+def test_the_challenger_is_the_opponent_of_the_last_play_not_the_side_on_turn():
+    rig = Rig("tso30")
+    rig.play_a_move()                   # right played; left's clock runs
+    assert rig.engine.on_turn == 0 and rig.engine.challenger_side() == 0
+    rig.keys("A1")
+    assert rig.flow.challenger == 0 and rig.engine.challenging

@@ -1,6 +1,7 @@
 """The whole firmware running a game with the full Polish word list in a
 100 KB MicroPython heap (`micropython -X heapsize=100K`), from .mpy files as
-on the device.  Prints the peak heap use sampled at every 10 ms step.
+on the device.  Prints the peak live heap (after gc.collect) sampled every
+50 steps of 10 ms and after every round of lookups, with the fakes' share.
 
 The Polish image is built once by the packer into build/pl.dawg (about 60 s).
 """
@@ -44,7 +45,8 @@ def _compile(out):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="does not fit 100 KB yet: see docs/runtime.md, Memory")
+@pytest.mark.xfail(strict=True, reason="firmware bytecode in RAM on the 64-bit unix port takes "
+                   "~180 KB live: fits only frozen into flash; see docs/runtime.md, Memory")
 def test_game_with_polish_word_list_fits_a_100k_heap(tmp_path):
     image = _polish_image()
     mpy = tmp_path / "mpy"
@@ -62,7 +64,9 @@ def test_game_with_polish_word_list_fits_a_100k_heap(tmp_path):
     lex = [line for line in lines if line.startswith("L ")]
     assert lex and lex[0].startswith("L pl "), lex
     mem = [line.split() for line in lines if line.startswith("M ")][0]
-    peak, total, lookups, valid = map(int, mem[1:])
-    print("peak heap use %d of %d bytes; %d lookups, %d valid" % (peak, total, lookups, valid))
+    peak, total, lookups, valid, fakes, booted = map(int, mem[1:])
+    print("peak live heap %d of %d bytes (the fakes and the driver: %d; the firmware: %d, "
+          "%d after start-up); %d lookups, %d valid"
+          % (peak, total, fakes, peak - fakes, booted - fakes, lookups, valid))
     assert total <= 100 * 1024 and peak <= total
     assert lookups > 0 and 0 < valid < lookups
