@@ -16,6 +16,8 @@ import time
 from collections import deque
 from pathlib import Path
 
+from host_tools.sim.linkpty import LinkPort
+
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
 FAKES = REPO / "host_tools" / "fakes"
@@ -112,7 +114,8 @@ class SimDevice:
     """Runs and supervises the firmware; thread-safe state for the web page."""
 
     def __init__(self, device_dir: Path, main: Path | None = None, heapsize: str | None = None,
-                 battery_mv: int = 3900, restart_delay: float = 0.5, log=None):
+                 battery_mv: int = 3900, restart_delay: float = 0.5, log=None,
+                 link_alias: Path | None = None):
         self.device_dir = Path(device_dir)
         self.main = Path(main) if main else FIRMWARE / "main.py"
         self.heapsize = heapsize
@@ -144,6 +147,8 @@ class SimDevice:
         self.channel_port = self._server.getsockname()[1]
         self._supervisor: threading.Thread | None = None
         self._extra_path = driver_dirs(self.say)
+        # The clock's USB serial port: one pty for the simulator's life (docs/simulator.md).
+        self.link = LinkPort(log=self.say, alias=link_alias)
 
     # -- logging -------------------------------------------------------------
 
@@ -179,9 +184,14 @@ class SimDevice:
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
         cmd += ["-c", "import sim_board; sim_board.run()"]
-        # stdin stays an open pipe: the host link on the USB serial port waits on it.
-        return subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # stdin/stdout: the USB serial port (a raw pty bridged to self.link);
+        # stderr (tracebacks, the reset marker) goes to the console log.
+        port = self.link.new_device_pty()
+        try:
+            return subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
+                                    stdout=port, stderr=subprocess.PIPE)
+        finally:
+            os.close(port)
 
     def start(self) -> None:
         self.device_dir.mkdir(parents=True, exist_ok=True)
@@ -200,6 +210,7 @@ class SimDevice:
             pass
         if self._supervisor:
             self._supervisor.join(timeout=5)
+        self.link.close()
 
     def power_cut(self) -> None:
         """Cut the power: the process dies at once; it boots again (power on)."""
@@ -228,7 +239,7 @@ class SimDevice:
             self.say("-- boot %d (%s)" % (self.boots, CAUSE_NAMES.get(self.cause, self.cause)))
             started = time.monotonic()
             self.proc = proc = self._spawn()
-            out = threading.Thread(target=self._pump_output, args=(proc,), daemon=True)
+            out = threading.Thread(target=self._pump_stderr, args=(proc,), daemon=True)
             out.start()
             accept = threading.Thread(target=self._accept, args=(proc,), daemon=True)
             accept.start()
@@ -268,8 +279,8 @@ class SimDevice:
             self.status = "stopped"
         self._changed()
 
-    def _pump_output(self, proc) -> None:
-        for raw in proc.stdout:
+    def _pump_stderr(self, proc) -> None:
+        for raw in proc.stderr:
             self.say(raw.decode("utf-8", "replace"))
 
     def _accept(self, proc) -> None:
@@ -400,6 +411,7 @@ class SimDevice:
                 "buttons_down": sorted(self.buttons_down),
                 "keys_down": sorted(self.keys_down),
                 "keypad": list(hwconfig.KEYPAD_LAYOUT),
+                "link": self.link.snapshot(),
                 "log": list(self.log_lines)[-60:],
             }
 
