@@ -22,40 +22,12 @@ LIMITS_MS = (2000, 2000, 4000, 6000)
 TASK_TICK, TASK_KEYPAD, TASK_DISPLAY, TASK_BATTERY = 0, 1, 2, 3
 
 
-async def _tick(dev, wd):
-    clock = dev.clock
+async def _periodic(clock, step, period_ms, task_id, wd):
     while True:
         now = clock.ticks_ms()
-        dev.tick(now)
-        wd.beat(TASK_TICK, now)
-        await asyncio.sleep_ms(TICK_MS)
-
-
-async def _keypad(dev, wd):
-    clock = dev.clock
-    while True:
-        now = clock.ticks_ms()
-        dev.scan_keys(now)
-        wd.beat(TASK_KEYPAD, now)
-        await asyncio.sleep_ms(KEYPAD_MS)
-
-
-async def _display(dev, wd):
-    clock = dev.clock
-    while True:
-        now = clock.ticks_ms()
-        dev.refresh(now)
-        wd.beat(TASK_DISPLAY, now)
-        await asyncio.sleep_ms(DISPLAY_MS)
-
-
-async def _battery(dev, wd):
-    clock = dev.clock
-    while True:
-        now = clock.ticks_ms()
-        dev.sample_battery(now)
-        wd.beat(TASK_BATTERY, now)
-        await asyncio.sleep_ms(BATTERY_MS)
+        step(now)
+        wd.beat(task_id, now)
+        await asyncio.sleep_ms(period_ms)
 
 
 async def _feeder(dev, wd, on_hang):
@@ -73,10 +45,11 @@ def start(dev, wdt=None, link=None, extra=(), on_hang=None):
     """Create the tasks (inside a running loop); returns the Watchdog."""
     wd = Watchdog(wdt, dev.clock, LIMITS_MS)
     dev.watchdog = wd
-    asyncio.create_task(_tick(dev, wd))
-    asyncio.create_task(_keypad(dev, wd))
-    asyncio.create_task(_display(dev, wd))
-    asyncio.create_task(_battery(dev, wd))
+    for step, period_ms, task_id in ((dev.tick, TICK_MS, TASK_TICK),
+                                     (dev.scan_keys, KEYPAD_MS, TASK_KEYPAD),
+                                     (dev.refresh, DISPLAY_MS, TASK_DISPLAY),
+                                     (dev.sample_battery, BATTERY_MS, TASK_BATTERY)):
+        asyncio.create_task(_periodic(dev.clock, step, period_ms, task_id, wd))
     asyncio.create_task(_feeder(dev, wd, on_hang))
     if link is not None:
         asyncio.create_task(link)

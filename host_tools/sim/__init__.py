@@ -20,6 +20,18 @@ def default_device_dir() -> Path:
     return Path(base) / "tileclock" / "sim-device"
 
 
+def link_banner(link, encoding=None) -> str:
+    """The line naming the host link's port (the pty, or its --link-pty alias)."""
+    port = str(link.alias) if link.alias else link.path
+    where = "%s (%s)" % (port, link.path) if link.alias else port
+    dash = "\u2014"
+    try:
+        dash.encode(encoding or getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        dash = "-"
+    return "host link: %s %s try: clockctl devices --port %s" % (where, dash, port)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="clockctl sim", description=__doc__.split("\n\n")[0])
     p.add_argument("--device-dir", type=Path, default=None,
@@ -32,6 +44,9 @@ def parse_args(argv):
     p.add_argument("--heapsize", default=None, help="MicroPython heap, e.g. 100K (as on the chip)")
     p.add_argument("--battery-mv", type=int, default=3900, help="battery voltage at start")
     p.add_argument("--open", action="store_true", help="open the page in the browser")
+    p.add_argument("--link-pty", type=Path, default=None, metavar="PATH",
+                   help="also make the host link reachable as PATH (a symbolic link to the "
+                        "pseudo-terminal, e.g. /tmp/tileclock-sim)")
     p.add_argument("--fresh", action="store_true",
                    help="empty the device folder first (factory state)")
     return p.parse_args(argv)
@@ -51,13 +66,19 @@ def main(argv=None) -> int:
         print("no such image: %s" % args.lexicon, file=sys.stderr)
         return 2
     prepare_device_dir(device_dir, args.lexicon, log=lambda m: print(m, file=sys.stderr))
-    device = SimDevice(device_dir, main=args.main.resolve() if args.main else None, heapsize=args.heapsize,
-                       battery_mv=args.battery_mv,
-                       log=lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        device = SimDevice(device_dir, main=args.main.resolve() if args.main else None,
+                           heapsize=args.heapsize, battery_mv=args.battery_mv,
+                           log=lambda line: print(line, file=sys.stderr, flush=True),
+                           link_alias=args.link_pty)
+    except FileExistsError as e:
+        print("--link-pty: %s" % e, file=sys.stderr)
+        return 2
     server = serve(device, args.host, args.port)
     url = "http://%s:%d/" % (args.host, server.server_address[1])
     device.start()
     print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir), flush=True)
+    print(link_banner(device.link), flush=True)
     if args.open:
         import webbrowser
 

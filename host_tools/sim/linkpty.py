@@ -129,7 +129,7 @@ class LinkPort:
         os.set_blocking(self.master, False)
         self.alias = Path(alias) if alias else None
         if self.alias is not None:
-            self._make_alias()
+            self._make_alias(self.alias)
         self._lock = threading.Lock()
         self._pending: int | None = None   # master of a new process's pty, not yet taken over
         self._device: int | None = None    # the relay thread's; only it closes it
@@ -143,8 +143,7 @@ class LinkPort:
 
     # -- alias ------------------------------------------------------------------------
 
-    def _make_alias(self) -> None:
-        a = self.alias
+    def _make_alias(self, a: Path) -> None:
         if a.is_symlink():
             a.unlink()
         elif a.exists():
@@ -237,6 +236,8 @@ class LinkPort:
         self.stats["to_device"] += len(data)
 
     def _from_device(self, ev: int) -> None:
+        if self._device is None:
+            return
         try:
             data = os.read(self._device, 65536)
         except (BlockingIOError, InterruptedError):

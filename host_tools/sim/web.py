@@ -19,12 +19,16 @@ def make_handler(device):
             pass
 
         def _send(self, status, body: bytes, ctype: str):
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                # The page went away mid-poll (tab closed, reload): nothing to answer.
+                self.close_connection = True
 
         def _json(self, obj, status=HTTPStatus.OK):
             self._send(status, json.dumps(obj).encode(), "application/json")

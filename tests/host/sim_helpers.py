@@ -27,10 +27,13 @@ class Sim:
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
         line = self.proc.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-        if not found:
+        link = self.proc.stdout.readline() if found else ""
+        port = re.search(r"^host link: (\S+) .*--port (\S+)$", link.strip())
+        if not found or not port:
             err = self.stop()
-            raise RuntimeError("the simulator did not start: %r %s" % (line, err))
+            raise RuntimeError("the simulator did not start: %r %r %s" % (line, link, err))
         self.url = found.group(1)
+        self.link_port = port.group(2)   # what `clockctl ... --port` takes (the pty or its alias)
 
     def stop(self) -> str:
         if self.proc.poll() is None:
@@ -83,3 +86,36 @@ def bar(panel: dict, y: int) -> int:
 
 def lit(panel: dict) -> int:
     return sum(bin(int(row, 16)).count("1") for row in panel["rows"])
+
+
+_GLYPHS: dict[bytes, str] = {}
+
+
+def _glyphs() -> dict[bytes, str]:
+    """framebuf's 8x8 font as the real micropython draws it: 8 row bytes -> character."""
+    if not _GLYPHS:
+        code = ("import framebuf\nb=bytearray(8)\nf=framebuf.FrameBuffer(b,8,8,framebuf.MONO_HLSB)\n"
+                "for c in range(32,127):\n f.fill(0)\n f.text(chr(c),0,0,1)\n print(c,bytes(b).hex())\n")
+        mp = Path(sys.executable).parent / "micropython"
+        out = subprocess.run([str(mp) if mp.exists() else "micropython", "-c", code],
+                             capture_output=True, text=True, check=True).stdout
+        for line in out.split("\n"):
+            if line.strip():
+                c, hexrows = line.split()
+                _GLYPHS.setdefault(bytes.fromhex(hexrows), chr(int(c)))
+    return _GLYPHS
+
+
+def panel_lines(panel: dict) -> list[str]:
+    """The panel read back as 8 lines of 16 characters of the 8x8 font ("?" for a cell
+    that is no ASCII character: accents, big text, lines), right-stripped."""
+    glyphs = _glyphs()
+    rows = [int(r, 16) for r in panel["rows"]]
+    lines = []
+    for ty in range(8):
+        chars = []
+        for tx in range(16):
+            cell = bytes((rows[ty * 8 + r] >> (120 - 8 * tx)) & 0xFF for r in range(8))
+            chars.append(glyphs.get(cell, "?"))
+        lines.append("".join(chars).rstrip())
+    return lines

@@ -108,6 +108,9 @@ def test_real_firmware_screenshot(browser, tmp_path):
         page.wait_for_function(
             "['left','right','terminal'].every(n => window.tileclock.lit(n) > 20)", timeout=30000)
         page.screenshot(path=str(shots / "boot.png"))
+        # The page names the host link's port and the command to try on it.
+        assert page.inner_text("#link-port") == sim.link_port
+        assert page.inner_text("#link-try") == "clockctl devices --port " + sim.link_port
         before = panel(page, "left")["rows"]
         # The right player ends the first turn: left's clock runs.  Held until the
         # firmware reacts (its debounce rejects a press of no length).
