@@ -9,6 +9,11 @@
 # A tap that was already over when the loop looked still counts, provided it
 # lasted at least the debounce time (edges recorded by the interrupt show how
 # long it was down); shorter blips are noise.
+#
+# Long presses (in the manner of Peter Hinch's Pushbutton): the interrupt still
+# records only timestamps; the loop asks long_press(now, ms), which is true once
+# per press when the button has been held down without a break for ms since
+# the first edge.  A bounce shorter than the debounce time is no break.
 
 from timebase import ticks_diff
 
@@ -29,6 +34,7 @@ class Button:
         self.edge_at = 0        # ticks of the first edge of the current press
         self.last_edge = 0      # ticks of the most recent edge
         self.down_since = 0     # ticks the reported press began (for long holds)
+        self.long_sent = False  # long_press() already reported this press
         self._handler = self._irq   # bound once: the interrupt allocates nothing
 
     def attach(self, trigger):
@@ -60,6 +66,7 @@ class Button:
             if self.is_down() or ticks_diff(self.last_edge, self.edge_at) >= self._debounce:
                 self.state = HELD
                 self.down_since = self.edge_at
+                self.long_sent = False
                 return self.edge_at
             if ticks_diff(now, self.last_edge) >= self._debounce:
                 self.state = IDLE      # a blip shorter than the debounce time
@@ -74,6 +81,15 @@ class Button:
         if self.state != HELD or not self.is_down():
             return -1
         return ticks_diff(now, self.down_since)
+
+    def long_press(self, now, ms):
+        """True once per press, at the first poll with the button held for >= ms."""
+        if self.long_sent or self.state != HELD or not self.is_down():
+            return False
+        if ticks_diff(now, self.down_since) < ms:
+            return False
+        self.long_sent = True
+        return True
 
 
 class Buttons:
@@ -94,6 +110,19 @@ class Buttons:
             t = buttons[i].poll(now)
             if t >= 0:
                 sink(i, t)
+
+    def held_ms(self, index, now):
+        """How long button `index` has been held, or -1."""
+        return self.buttons[index].held_ms(now)
+
+    def long_press(self, index, now, ms):
+        """True once per press of button `index` held for >= ms (see Button.long_press)."""
+        return self.buttons[index].long_press(now, ms)
+
+    def held(self, index):
+        """True from the reported press of button `index` until its settled release
+        (a bounce while it is held is not a release)."""
+        return self.buttons[index].state == HELD
 
     def index(self, name):
         return self.names.index(name)

@@ -16,7 +16,7 @@ from i18n import tr
 from timebase import ticks_diff
 
 from clock.engine import (CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OVERTIME_MINUTE,
-                          CUE_WINDOW_CLOSED, PHASE_SETUP, Engine)
+                          CUE_WINDOW_CLOSED, PHASE_PLAY, PHASE_SETUP, Engine)
 from render.player import (EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST, EXTRA_RECOVERED,
                            PlayerView)
 from render.terminal import TerminalView, status_text
@@ -26,6 +26,9 @@ BUTTON_RIGHT = 1
 BUTTON_PAUSE = 2
 BUTTON_CHALLENGE = 3
 BUTTON_NAMES = ("left", "right", "pause", "challenge")
+# The pause switch held this long by the player whose clock it stopped asks on
+# the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
+FINISH_HOLD_MS = 2000
 
 LOG_FLUSH_MS = 10000
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
@@ -67,6 +70,7 @@ class Device:
         self._config_serial = -1
         self._preset_pending = False
         self._empty_handled = False
+        self._finish_side = -1       # the pause switch is down after stopping this side
         # Sinks bound once: the hot path creates no bound methods.
         self._on_button = self.on_button
         self._on_key = self.on_key
@@ -112,6 +116,8 @@ class Device:
     def tick(self, now):
         board = self.board
         board.buttons.poll(now, self._on_button)
+        if self._finish_side >= 0:
+            self._finish_gesture(now)
         flow = self.flow
         if flow is not None:
             flow.update(now)
@@ -134,17 +140,38 @@ class Device:
         if index == BUTTON_LEFT or index == BUTTON_RIGHT:
             engine.press(t, index)
         elif index == BUTTON_PAUSE:
+            self._finish_side = -1
             if engine.challenging:
                 return
+            flow = self.flow
+            if flow is not None and flow.prompting():
+                # pause tapped while "game over?" is asked: no, the game goes on
+                flow.close_prompt(t)
             if engine.paused:
                 if engine.resume(t):
                     self.recovered = False
                     self._update_status()
             else:
-                engine.pause(t)
+                side = engine.on_turn
+                if (engine.pause(t) and flow is not None and engine.phase == PHASE_PLAY
+                        and side >= 0):
+                    self._finish_side = side     # held on: the end-of-game question
         elif index == BUTTON_CHALLENGE:
             if self.flow is not None:
                 self.flow.start_challenge(t)
+
+    def _finish_gesture(self, now):
+        # The pause switch stopped side _finish_side and may still be down.
+        buttons = self.board.buttons
+        if buttons.long_press(BUTTON_PAUSE, now, FINISH_HOLD_MS):
+            side = self._finish_side
+            self._finish_side = -1
+            engine = self.engine
+            if (engine.paused and engine.phase == PHASE_PLAY and not engine.challenging
+                    and self.flow.ask_finish(now, side)):
+                self._dirty = True
+        elif not buttons.held(BUTTON_PAUSE):
+            self._finish_side = -1       # released before: a plain pause
 
     def scan_keys(self, now):
         keypad = self.board.keypad

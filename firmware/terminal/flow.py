@@ -12,6 +12,7 @@ from terminal.entry import WordEntry, MAX_WORDS
 from terminal.keymap import KeyMap, tile_frequencies
 from terminal.referee import Referee
 from lexicon.reader import VALID, INVALID, LexiconError
+from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
 
 NEUTRAL = 0
 COUNT = 1           # how many words (1-8)
@@ -22,10 +23,14 @@ VERDICT = 5
 REFEREE_WAIT = 6    # beyond the list, or no usable list: the referee decides
 CANCEL_ASK = 7
 REFEREE = 8         # PIN entry and the referee menu (terminal.referee)
+FINISH_ASK = 9      # the last mover held pause: "game over?" (TSO 5.1b i)
+ACCEPT_ASK = 10     # C in the end phase: accepting the final play ends the game
 
 KEY_CHALLENGE = "A"
 KEY_SEPARATE = "B"
 KEY_CONFIRM = "C"
+KEY_HOLD = "B"      # on the neutral screen, while the last play can be challenged
+KEY_ACCEPT = "C"
 KEY_CANCEL = "D"
 KEY_BACK = "*"
 KEY_ENTER = "#"
@@ -58,6 +63,9 @@ class ChallengeFlow:
         self.verdict_by = ""        # "list" or "referee"
         self.count_without_list = 0  # words declared when there is no usable list
         self.back_state = NEUTRAL   # where CANCEL_ASK and REFEREE return to
+        self.finish_side = -1       # FINISH_ASK: the player who made the last move
+        self.accept_side = -1       # ACCEPT_ASK: the opponent accepting the final play
+        self._drawn_mode = -1       # the engine's situation the neutral screen shows
         self.set_lexicon(lexicon, problem)
 
     # --- wiring -------------------------------------------------------------
@@ -117,6 +125,28 @@ class ChallengeFlow:
         self._go(t, COUNT)
         return True
 
+    def ask_finish(self, t, side):
+        """The pause switch held long by `side`, whose clock the pause stopped:
+        ask whether that was the last move (TSO 5.1b i).  Only on the neutral screen."""
+        if self.state != NEUTRAL or self.engine.phase != PHASE_PLAY:
+            return False
+        self.finish_side = side
+        self._go(t, FINISH_ASK)
+        return True
+
+    def prompting(self):
+        """True while the end-of-game question (FINISH_ASK) is on screen."""
+        return self.state == FINISH_ASK
+
+    def close_prompt(self, t):
+        """Leave FINISH_ASK or ACCEPT_ASK without doing anything."""
+        if self.state != FINISH_ASK and self.state != ACCEPT_ASK:
+            return False
+        self.finish_side = -1
+        self.accept_side = -1
+        self._go(t, NEUTRAL)
+        return True
+
     def key(self, ch, t):
         if self.guard_t is not None and ticks_diff(t, self.guard_t) < GUARD_MS:
             return False
@@ -125,6 +155,10 @@ class ChallengeFlow:
         if state == NEUTRAL:
             if ch == KEY_CHALLENGE:
                 return self.start_challenge(t)
+            if ch == KEY_HOLD:
+                return self._hold(t)
+            if ch == KEY_ACCEPT:
+                return self._accept(t)
             if ch == KEY_CANCEL:
                 self.back_state = NEUTRAL
                 self._go(t, REFEREE)
@@ -147,6 +181,17 @@ class ChallengeFlow:
                 self._render()
                 return True
             return False
+        if state == FINISH_ASK or state == ACCEPT_ASK:
+            if ch == KEY_ENTER:
+                if state == FINISH_ASK:
+                    self._finish(t)
+                else:
+                    self._accept_final(t)
+            elif ch in (KEY_CANCEL, KEY_BACK):
+                self.close_prompt(t)
+            else:
+                return False
+            return True
         if state == CANCEL_ASK:
             if ch == KEY_ENTER:
                 self._cancel(t)
@@ -182,11 +227,79 @@ class ChallengeFlow:
         elif state == REFEREE:
             if self.referee.update(t):
                 return self._render()
-        elif state == NEUTRAL and self.notice:
-            if ticks_diff(t, self.notice_t) >= NOTICE_MS:
+        elif state == NEUTRAL:
+            if self.notice and ticks_diff(t, self.notice_t) >= NOTICE_MS:
                 self.notice = ""
                 return self._render()
+            if self._mode() != self._drawn_mode:
+                return self._render()       # a window opened or closed, a hold, the end
+        elif state == ACCEPT_ASK:
+            if self.engine.challenger_side() != self.accept_side:
+                self.close_prompt(t)        # the window ended meanwhile: nothing to accept
+                return True
         return False
+
+    # --- hold, accept, finish (the neutral screen's B and C, the pause switch) ---
+
+    def _hold(self, t):
+        engine = self.engine
+        side = engine.challenger_side()
+        if side < 0 or not engine.hold(t, side):
+            self._note(t, "not_now")
+            return False
+        self._note(t, "hold_noted")
+        return True
+
+    def _accept(self, t):
+        engine = self.engine
+        side = engine.challenger_side()
+        if side < 0:
+            self._note(t, "not_now")
+            return False
+        if engine.phase == PHASE_ENDING:
+            # accepting the final play ends the game: asked once more (1.4.1a)
+            self.accept_side = side
+            self._go(t, ACCEPT_ASK)
+            return True
+        if not engine.accept(t, side):
+            self._note(t, "not_now")
+            return False
+        self._note(t, "accepted_note")
+        return True
+
+    def _accept_final(self, t):
+        side = self.accept_side
+        self.accept_side = -1
+        ok = self.engine.challenger_side() == side and self.engine.accept(t, side)
+        self._go(t, NEUTRAL)
+        if not ok:
+            self._note(t, "not_now")
+
+    def _finish(self, t):
+        engine = self.engine
+        side = self.finish_side
+        self.finish_side = -1
+        ok = False
+        if (engine.phase == PHASE_PLAY and not engine.challenging and side >= 0
+                and engine.on_turn == side):
+            # The pause that led here stopped the clock; resume and finish at the
+            # same tick charge nobody for the question.
+            if engine.paused:
+                engine.resume(t)
+            ok = engine.finish(t, side)
+        self._go(t, NEUTRAL)
+        if not ok:
+            self._note(t, "not_now")
+
+    def _mode(self):
+        # What the neutral screen depends on in the engine, as one small int.
+        engine = self.engine
+        mode = engine.phase * 4
+        if engine.challenger_side() >= 0:
+            mode += 1
+        if engine.hold_side >= 0:
+            mode += 2
+        return mode
 
     # --- per state ------------------------------------------------------------
 
@@ -308,7 +421,12 @@ class ChallengeFlow:
         self.guard_t = t
 
     def _cancel(self, t):
-        self.engine.cancel_challenge(t)
+        engine = self.engine
+        engine.cancel_challenge(t)
+        if engine.phase == PHASE_ENDING and engine.challenger_side() < 0:
+            # the challenge of the final play was withdrawn: the play stands,
+            # as if accepted, and the game is over (TSO 5.1b v)
+            engine.end_game(t)
         self._log(t, "cancelled", "players", None)
         self._forget_words()
         self.challenger = -1
@@ -387,6 +505,8 @@ class ChallengeFlow:
         big = None
         if state == NEUTRAL:
             lines = self._neutral_lines()
+            if self.engine.phase == PHASE_OVER:
+                big = 0                         # the result's title
         elif state == COUNT:
             lines = [self.text("challenge"), "", self.text("how_many")]
             if self.entry is None:
@@ -400,6 +520,9 @@ class ChallengeFlow:
             big = 0
         elif state == REFEREE_WAIT:
             lines = self._wait_lines()
+        elif state == FINISH_ASK or state == ACCEPT_ASK:
+            lines = self.text("finish_ask" if state == FINISH_ASK else "accept_ask").split("\n")
+            lines += ["", self.text("ok_back")]
         else:   # CANCEL_ASK
             lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_no")]
         return self._screen.show(lines, big)
@@ -408,7 +531,11 @@ class ChallengeFlow:
         return self.text("bad_list" if self.problem == "damaged" else "no_list").replace("\n", " ")
 
     def _neutral_lines(self):
-        lines = [self.text("ready"), ""]
+        engine = self.engine
+        self._drawn_mode = self._mode()
+        if engine.phase == PHASE_OVER:
+            return self._result_lines()
+        lines = [self.text("last_move" if engine.phase == PHASE_ENDING else "ready"), ""]
         if self.lexicon is None:
             lines += self.text("bad_list" if self.problem == "damaged" else "no_list").split("\n")
             lines += self.text("call_referee").split("\n")
@@ -419,8 +546,34 @@ class ChallengeFlow:
         while len(lines) < 5:
             lines.append("")
         lines = lines[:5]
+        if engine.challenger_side() >= 0:
+            # the last play can be held, accepted or challenged now
+            lines[3] = self.text("key_hold") if engine.hold_side < 0 else self.text("hold_on")
+            lines[4] = self.text("key_accept")
         lines.append(self.text(self.notice) if self.notice else "")
         lines.append(self.text("key_challenge"))
+        lines.append(self.text("key_referee"))
+        return lines
+
+    def _result_lines(self):
+        # The end of the game: time left (negative = overtime) and penalty points
+        # per side, and how it ended (forfeit, 5.2d).
+        engine = self.engine
+        result = engine.result()
+        lines = [self.text("result_title"), "", self.text("result_head")]
+        for side in (0, 1):
+            d = engine.display(side)
+            pen = result["sides"][side]["penalty_points"]
+            lines.append("%s %s %5s" % (self.text("short_%d" % side), bytes(d.text).decode(),
+                                        ("-%d" % pen) if pen else "0"))
+        if result["forfeit_side"] >= 0:
+            lines.append(self.text("forfeit_by") % self.text("side_%d" % result["forfeit_side"]))
+        if "5.2d" in result["notes"]:
+            lines.append(self.text("note_5_2d"))
+        while len(lines) < ROWS - 2:
+            lines.append("")
+        lines = lines[:ROWS - 2]
+        lines.append(self.text(self.notice) if self.notice else "")
         lines.append(self.text("key_referee"))
         return lines
 

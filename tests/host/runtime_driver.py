@@ -20,6 +20,7 @@ import sim_ssd1306
 
 gc.collect()
 FAKES_BYTES = gc.mem_alloc()
+SIM_BYTES = [0]
 
 import hwconfig
 import random
@@ -48,6 +49,8 @@ def boot(clock):
     machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)
     # the board's pull-ups on the keypad columns (input-only pins)
     machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS, hwconfig.KEYPAD_LAYOUT)
+    gc.collect()
+    SIM_BYTES[0] = gc.mem_alloc()           # fakes, simulated panels and keypad wired
     board = board_mod.create(clock)
     dev = app.build(clock, board)
     e = dev.engine
@@ -104,22 +107,36 @@ def play(seed, steps):
     print("E")
 
 
-def _live():
+def _live(raw):
+    """Live heap after a collection; raw[0] keeps the highest heap use seen before
+    collecting (live objects plus garbage not yet collected)."""
+    raw[0] = max(raw[0], gc.mem_alloc())
     gc.collect()
     return gc.mem_alloc()
 
 
+def _origin():
+    """Where the firmware's code was loaded from: "rom" when every firmware module came
+    from the ROMFS mounted at /rom (code in place, outside the heap), else "files"."""
+    for name in ("clock.engine", "app.device", "terminal.flow", "lexicon.reader"):
+        if not sys.modules[name].__file__.startswith("/rom/"):
+            return "files"
+    return "rom"
+
+
 def memory(steps):
     """A game with lookups in the device's word list.  Prints the live heap
-    (after gc.collect) of the fakes alone, after start-up, and its peak sampled
-    every 50 steps and after each round of lookups:
-    "M peak_bytes heap_total lookups valid fakes_bytes boot_bytes"."""
-    fakes = FAKES_BYTES
+    (after gc.collect) of the fakes with the simulated panels wired, after start-up,
+    and its peak sampled every 50 steps and after each round of lookups:
+    "M peak_bytes heap_total lookups valid fakes_bytes boot_bytes raw_peak_bytes origin";
+    raw_peak_bytes: the highest gc.mem_alloc() seen before collecting (garbage included)."""
+    raw = [0]
     clock = ManualClock()
     dev = boot(clock)
+    fakes = SIM_BYTES[0]
     lex = dev.flow.lexicon if dev.flow is not None else None
     print("L %s" % ("none" if lex is None else dev.flow.list_id()))
-    booted = _live()
+    booted = _live(raw)
     p = Player(dev, clock)
     peak = [booted]
     words = ("ŻÓŁW", "KOT", "ZAJĄC", "PSZCZOŁA", "XYZ", "ŹDŹBŁO", "DOM", "QWERTY")
@@ -130,16 +147,17 @@ def memory(steps):
         for _ in range(random.randint(20, 300)):
             p.advance(1)
             if p.step % 50 == 0:
-                peak[0] = max(peak[0], _live())
+                peak[0] = max(peak[0], _live(raw))
         if lex is not None:
             for w in words:
                 if lex.check(w) == 1:
                     valid += 1
                 lookups += 1
-            peak[0] = max(peak[0], _live())
+            peak[0] = max(peak[0], _live(raw))
         p.press(dev.engine.on_turn)
-    print("M %d %d %d %d %d %d" % (peak[0], gc.mem_alloc() + gc.mem_free(), lookups, valid,
-                                   fakes, booted))
+    raw[0] = max(raw[0], gc.mem_alloc())
+    print("M %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), lookups, valid,
+                                         fakes, booted, raw[0], _origin()))
 
 
 def main():

@@ -1,0 +1,24 @@
+# Freeze manifest for a custom MicroPython build with the firmware in flash:
+#
+#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/firmware/manifest.py
+#
+# Frozen bytecode, its constants and its qstrs live in the firmware image (memory-mapped
+# flash), so only the objects the code creates take heap.  main.py stays on the
+# filesystem (MicroPython starts it from there); config.json, lexicon.dawg and logs/ too.
+# The packages' own manifest.py files are frozen along with them (never imported).
+# `include`, `package`, `module` and `require` come from MicroPython's manifest loader
+# (tools/manifestfile.py); this file is read on the host only, never on the chip.
+# See docs/runtime.md, Memory.
+
+# What the port freezes anyway (asyncio, the port's helpers).
+include("$(PORT_DIR)/boards/manifest.py")
+
+# The published display driver, from micropython-lib (PyPI: micropython-ssd1306).
+require("ssd1306")
+
+for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
+    package(name)
+
+for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad",
+             "hwconfig", "i18n", "selftest", "timebase", "version"):
+    module(name + ".py")
