@@ -19,18 +19,10 @@ def _module_name(package, lang):
 
 
 def _unload(name):
-    import sys
+    from lazy import unload
 
     _tables.pop(name, None)
-    if name in sys.modules:
-        del sys.modules[name]
-    package, _, attr = name.partition(".")
-    parent = sys.modules.get(package)
-    if parent is not None:
-        try:
-            delattr(parent, attr)
-        except (AttributeError, TypeError):
-            pass
+    unload((name,))
 
 
 def _load(package, lang):

@@ -20,5 +20,5 @@ for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
     package(name)
 
 for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad",
-             "hwconfig", "i18n", "selftest", "timebase", "version"):
+             "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
     module(name + ".py")

@@ -33,7 +33,7 @@ FINISH_HOLD_MS = 2000
 LOG_FLUSH_MS = 10000
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
 # after every event and at least every LOG_FLUSH_MS, far fewer than this
-LOG_CAPACITY = 48
+LOG_CAPACITY = 16
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",

@@ -4,13 +4,17 @@
 # screen() gives the text the runtime draws.  Every state change redraws the
 # whole screen from the state, and the words are wiped as soon as the verdict is
 # known, so the neutral screen holds nothing of a challenge.
+#
+# Only what the neutral screen needs stays loaded while the clocks run: the
+# word entry, the key map and the referee menu (terminal.entry, .keymap,
+# .letterfreq, .referee, .settings) are imported when a challenge or the
+# referee's PIN entry starts and dropped, modules included, when the terminal
+# is back on the neutral screen (docs/runtime.md, Memory).
 
 from i18n import tr
+from lazy import unload
 from timebase import ticks_diff
 from terminal.screen import Screen, ROWS, COLS
-from terminal.entry import WordEntry, MAX_WORDS
-from terminal.keymap import KeyMap, tile_frequencies
-from terminal.referee import Referee
 from lexicon.reader import VALID, INVALID, LexiconError
 from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
 
@@ -35,6 +39,10 @@ KEY_CANCEL = "D"
 KEY_BACK = "*"
 KEY_ENTER = "#"
 
+# loaded only while a challenge or the referee holds the terminal
+MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
+                "terminal.letterfreq")
+
 GUARD_MS = 1500     # keys this soon after a verdict appears or goes are ignored
 NOTICE_MS = 3000
 
@@ -49,7 +57,10 @@ class ChallengeFlow:
         self.settings = settings
         self.wall = wall            # seconds since the epoch for the log, if the device knows
         self._screen = Screen()
-        self.referee = Referee(self)
+        self.referee = None         # terminal.referee.Referee while the referee holds the terminal
+        self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
+        self.entry = None           # during a challenge or the referee menu, with a list
+        self.pin_lock = (0, None)   # (wrong PINs, lockout tick) kept across referee sessions
         self.state = NEUTRAL
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
@@ -84,13 +95,41 @@ class ChallengeFlow:
             self.problem = "missing"
         self.keymap = None
         self.entry = None
-        if lexicon is not None:
+        if self.state != NEUTRAL:
+            self._load_entry()
+        if self.referee is not None:
+            self.referee.lexicon_changed()
+        self._render()
+
+    def _load_entry(self):
+        # The word entry for the list in use (none without a list).
+        lexicon = self.lexicon
+        if lexicon is not None and self.entry is None:
+            from terminal.entry import WordEntry
+            from terminal.keymap import KeyMap, tile_frequencies
+
             freq = tile_frequencies(lexicon.tiles, lexicon.language, lexicon.frequencies)
             self.keymap = KeyMap(lexicon.tiles, freq)
-            timeout = self.settings.get("multitap_ms", 1000)
-            self.entry = WordEntry(self.keymap, timeout)
-        self.referee.lexicon_changed()
-        self._render()
+            self.entry = WordEntry(self.keymap, self.settings.get("multitap_ms", 1000))
+
+    def _open_referee(self, t, for_verdict):
+        from terminal.referee import Referee
+
+        self._load_entry()
+        referee = self.referee = Referee(self)
+        referee.failures, referee.locked_t = self.pin_lock
+        referee.lexicon_changed()
+        referee.open(t, for_verdict)
+
+    def _unload(self):
+        # Back on the neutral screen: drop the challenge and referee parts.
+        referee = self.referee
+        if referee is not None:
+            self.pin_lock = (referee.failures, referee.locked_t)
+            referee.flow = None
+        if referee is not None or self.entry is not None:
+            self.referee = self.keymap = self.entry = None
+            unload(MODE_MODULES)
 
     def list_id(self):
         lex = self.lexicon
@@ -120,6 +159,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self._load_entry()
         if self.entry is not None:
             self.entry.wipe()
         self._go(t, COUNT)
@@ -161,8 +201,8 @@ class ChallengeFlow:
                 return self._accept(t)
             if ch == KEY_CANCEL:
                 self.back_state = NEUTRAL
+                self._open_referee(t, False)
                 self._go(t, REFEREE)
-                self.referee.open(t, for_verdict=False)
                 self._render()
                 return True
             return False
@@ -176,8 +216,8 @@ class ChallengeFlow:
         if state == REFEREE_WAIT:
             if ch == KEY_CANCEL:
                 self.back_state = REFEREE_WAIT
+                self._open_referee(t, True)
                 self._go(t, REFEREE)
-                self.referee.open(t, for_verdict=True)
                 self._render()
                 return True
             return False
@@ -306,7 +346,7 @@ class ChallengeFlow:
     def _count_key(self, ch, t):
         if "1" <= ch <= "8":
             count = ord(ch) - ord("0")
-            if self.entry is None:
+            if self.lexicon is None:
                 # No usable list: only the referee can decide, and needs the count.
                 self.count_without_list = count
                 self.wait_reason = "bad_list" if self.problem == "damaged" else "no_list"
@@ -490,6 +530,8 @@ class ChallengeFlow:
         self.since = t
         if state != NEUTRAL:
             self.notice = ""
+        else:
+            self._unload()
         self._render()
 
     def _note(self, t, key):
@@ -509,7 +551,7 @@ class ChallengeFlow:
                 big = 0                         # the result's title
         elif state == COUNT:
             lines = [self.text("challenge"), "", self.text("how_many")]
-            if self.entry is None:
+            if self.lexicon is None:
                 lines += ["", self._problem_text()]
         elif state == ENTRY:
             lines = self._entry_lines()

@@ -4,6 +4,10 @@
 # What the chip cannot do - drive an input from outside, read output levels,
 # attach I2C devices, let the watchdog bite on demand - is reached only through
 # names starting with `sim_`.  See docs/fakes.md.
+#
+# The part a run of the firmware does not need sits in sim_machine.py and is
+# imported on first use through the module's __getattr__ (the fakes stand for
+# the chip's C modules, which take no heap; so should as little of them as we can).
 
 import sim_device
 
@@ -283,23 +287,6 @@ class Pin:
         return "Pin(%d)" % self._id
 
 
-class Signal:
-    def __init__(self, pin, invert=False):
-        self._pin = pin
-        self._invert = bool(invert)
-
-    def value(self, x=None):
-        if x is None:
-            return self._pin.value() ^ self._invert
-        self._pin.value((1 if x else 0) ^ self._invert)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
-
-
 def disable_irq():
     _irq_disabled[0] += 1
     return _irq_disabled[0] - 1
@@ -337,24 +324,6 @@ def sim_external_pull(pin, level):
     s = _state(_pin_id(pin))
     s.ext_pull = level
     _refresh()
-
-
-def sim_level(pin):
-    """The level on the pin's net now (output or input)."""
-    return _state(_pin_id(pin)).level
-
-
-def sim_mode(pin):
-    return _state(_pin_id(pin)).mode
-
-
-def sim_pull(pin):
-    return _state(_pin_id(pin)).pull
-
-
-def sim_watch(pin):
-    """Report this pin's level changes to the observers (the simulator)."""
-    _state(_pin_id(pin)).watched = True
 
 
 def sim_connect(pin_a, pin_b, closed=True):
@@ -430,13 +399,6 @@ def sim_attach_i2c(device, addr, bus=None, scl=None, sda=None):
         table = _bus_by_pins.setdefault((_pin_id(scl), _pin_id(sda)), {})
     table[addr] = device
     return device
-
-
-def sim_detach_i2c(addr, bus=None, scl=None, sda=None):
-    if bus is not None:
-        _bus_by_id.get(bus, {}).pop(addr, None)
-    else:
-        _bus_by_pins.get((_pin_id(scl), _pin_id(sda)), {}).pop(addr, None)
 
 
 class I2C:
@@ -537,43 +499,6 @@ class I2C:
         return bytes(buf)
 
 
-class SoftI2C(I2C):
-    def __init__(self, scl, sda, *, freq=400000, timeout=50000):
-        super().__init__(-1, scl=scl, sda=sda, freq=freq, timeout=timeout)
-
-
-class SimI2CMemory:
-    """A simple register-file I2C device (for tests): a write sets the
-    register pointer with its first byte, then stores bytes from there."""
-
-    def __init__(self, size=256):
-        self.mem = bytearray(size)
-        self.ptr = 0
-        self._first = True
-        self.transactions = 0
-
-    def i2c_start(self):
-        self._first = True
-
-    def i2c_write(self, mv):
-        for b in mv:
-            if self._first:
-                self.ptr = b
-                self._first = False
-            else:
-                self.mem[self.ptr % len(self.mem)] = b
-                self.ptr += 1
-        return len(mv)
-
-    def i2c_read(self, buf):
-        for i in range(len(buf)):
-            buf[i] = self.mem[self.ptr % len(self.mem)]
-            self.ptr += 1
-
-    def i2c_stop(self):
-        self.transactions += 1
-
-
 # ---------------------------------------------------------------------------
 # PWM
 
@@ -656,17 +581,6 @@ class PWM:
         if self._gpio in _pwm_state:
             del _pwm_state[self._gpio]
             _pwm_record(self._gpio)
-
-
-def sim_pwm(pin):
-    """(freq, duty_u16) of the pin's PWM, or None when none runs."""
-    st = _pwm_state.get(_pin_id(pin))
-    return None if st is None else (st[0], st[1])
-
-
-def sim_pwm_history(pin):
-    """The last 64 changes: (ticks_ms, freq, duty_u16); freq 0 when stopped."""
-    return list(_pwm_history.get(_pin_id(pin), ()))
 
 
 # ---------------------------------------------------------------------------
@@ -755,24 +669,6 @@ class WDT:
         _wdt["fed"] = sim_device.ticks_ms()
 
 
-def sim_wdt_started():
-    return _wdt["timeout"] > 0
-
-
-def sim_wdt_due():
-    """True when a started watchdog has not been fed within its timeout,
-    by the fakes' clock (sim_set_clock): the chip would reset now."""
-    if not _wdt["timeout"]:
-        return False
-    return sim_device.ticks_diff(sim_device.ticks_ms(), _wdt["fed"]) >= _wdt["timeout"]
-
-
-def sim_wdt_check():
-    """Reset (as machine.reset() does, cause WDT_RESET) if the watchdog is due."""
-    if sim_wdt_due():
-        _reset("wdt")
-
-
 def sim_set_clock(clock):
     """Time source for the watchdog and PWM history: an object with
     ticks_ms() (e.g. timebase.ManualClock), or None for real time."""
@@ -791,14 +687,6 @@ def reset_cause():
     return _cause[0]
 
 
-def sim_set_reset_cause(cause):
-    _cause[0] = cause
-
-
-def wake_reason():
-    return 0
-
-
 def _reset(cause):
     if sim_device.sim_mode():
         sim_device.end_process(cause)
@@ -809,52 +697,19 @@ def reset():
     _reset("reset")
 
 
-def soft_reset():
-    raise SystemExit()
-
-
-_freq = [160000000]
-
-
-def freq(hz=None):
-    if hz is None:
-        return _freq[0]
-    if hz not in (20000000, 40000000, 80000000, 160000000, 240000000):
-        raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
-    _freq[0] = hz
-
-
-def unique_id():
-    import os
-
-    value = os.getenv("TILECLOCK_UNIQUE_ID")
-    if value and len(value) == 12:
-        return bytes(int(value[i:i + 2], 16) for i in range(0, 12, 2))
-    return b"\x24\x0a\xc4\x5e\xc1\x0c"
-
-
 def idle():
     pass
 
 
-def lightsleep(time_ms=None):
-    pass
+_LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",
+         "wake_reason", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
+         "sim_pwm", "sim_pwm_history", "sim_wdt_started", "sim_wdt_due", "sim_wdt_check",
+         "sim_set_reset_cause", "sim_reset_all")
 
 
-def sim_reset_all():
-    """Forget every pin, bus, PWM, voltage and the watchdog (between tests)."""
-    _pins.clear()
-    del _pin_list[:]
-    del _links[:]
-    del _irq_pending[:]
-    _irq_disabled[0] = 0
-    _bus_by_pins.clear()
-    _bus_by_id.clear()
-    _pwm_state.clear()
-    _pwm_history.clear()
-    _voltage_mv.clear()
-    _wdt["timeout"] = 0
-    _wdt["fed"] = 0
-    _cause[0] = None
-    _freq[0] = 160000000
-    sim_device.set_clock(None)
+def __getattr__(name):
+    if name in _LAZY:
+        import sim_machine
+
+        return getattr(sim_machine, name)
+    raise AttributeError(name)

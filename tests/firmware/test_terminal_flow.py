@@ -1,5 +1,7 @@
 # The challenge flow (TSO 3.1.4 d i) step by step, with the real clock engine and
 # a fixture word list.  Time moves only through the rig's manual clock.
+import sys
+
 from mpytest import tmpdir
 from terminal import flow as F
 from terminal import referee as R
@@ -27,10 +29,10 @@ def _nothing_of_the_challenge_left(rig, words):
     for key in ("ACCEPTABLE", "penalty", "withdrawn", "Word ", "Opponent", "Referee\n"):
         assert key not in shown, (key, shown)
     assert flow.verdict is None
-    for buf in flow.entry.words:
-        assert buf == bytearray(len(buf))
-    assert flow.entry.lengths == bytearray(len(flow.entry.lengths))
-    assert flow.entry.pending_key == ""
+    # the word entry (the typed words with it) and its modules are dropped
+    assert flow.entry is None and flow.keymap is None and flow.referee is None
+    for name in F.MODE_MODULES:
+        assert name not in sys.modules, name
 
 
 def test_whole_challenge_acceptable_tso():

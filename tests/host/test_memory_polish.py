@@ -26,8 +26,8 @@ IMAGE = REPO / "build" / "pl.dawg"
 WORDLIST = Path("/work/shared/wordlists/pl.txt.xz")
 HEAP_LIMIT = 100 * 1024
 # Regression guard for the figures run (64-bit unix port, code in ROM): the firmware's
-# share of the live heap measured ~121 KB after start-up and ~127 KB at its peak.
-FIRMWARE_BOUND = 128 * 1024
+# share of the live heap measured ~102 KB after start-up and ~106 KB at its peak.
+FIRMWARE_BOUND = 112 * 1024
 
 
 def _polish_image():
@@ -93,8 +93,8 @@ def test_figures_of_a_game_with_the_polish_list_code_in_rom(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="64-bit unix port: firmware ~118 KB live with its code "
-                   "in ROM, plus ~46 KB of fakes; see docs/runtime.md, Memory")
+@pytest.mark.xfail(strict=True, reason="64-bit unix port: firmware ~106 KB live with its code "
+                   "in ROM, plus ~41 KB of fakes; see docs/runtime.md, Memory")
 def test_game_with_polish_word_list_fits_a_100k_heap(tmp_path):
     rc, out, err = _run_game(tmp_path, "100K")
     assert rc == 0, (out[-1500:], err[-1500:])

@@ -1,0 +1,191 @@
+# The flash partitions of the `esp32` fake (see esp32.py): esp32.Partition and
+# sim_partition_file.  esp32's module __getattr__ imports this module on the
+# first use of those names, so a run that never opens a partition keeps them
+# out of the heap.
+
+import sim_device
+from esp32 import ESP_ERR_INVALID_ARG, ESP_ERR_INVALID_SIZE, _esp_err
+
+
+# ---------------------------------------------------------------------------
+# Flash partitions: the device folder's partitions.csv (ESP-IDF format) or the
+# MicroPython ESP32 default table; each data partition is a file
+# flash-<label>.bin, read as 0xFF (erased) where it has not been written.
+
+_BLOCK = 4096
+_TYPES = {"app": 0, "data": 1}
+_SUBTYPES = {"factory": 0x00, "ota_0": 0x10, "ota_1": 0x11, "ota": 0x00, "phy": 0x01,
+             "nvs": 0x02, "coredump": 0x03, "nvs_keys": 0x04, "efuse": 0x05,
+             "undefined": 0x06, "esphttpd": 0x80, "fat": 0x81, "spiffs": 0x82,
+             "littlefs": 0x83}
+DEFAULT_TABLE = (
+    ("nvs", 1, 0x02, 0x9000, 0x6000),
+    ("phy_init", 1, 0x01, 0xF000, 0x1000),
+    ("factory", 0, 0x00, 0x10000, 0x1F0000),
+    ("vfs", 1, 0x81, 0x200000, 0x200000),
+)
+PARTITION_CSV = "partitions.csv"
+
+
+def _num(text):
+    text = text.strip().lower()
+    if text.endswith("k"):
+        return _num(text[:-1]) * 1024
+    if text.endswith("m"):
+        return _num(text[:-1]) * 1024 * 1024
+    return int(text, 16) if text.startswith("0x") else int(text)
+
+
+def _table():
+    path = sim_device.path_in_device(PARTITION_CSV)
+    if not sim_device.file_exists(path):
+        return DEFAULT_TABLE
+    rows = []
+    offset = 0x9000
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            cells = [c.strip() for c in line.split(",")]
+            name, ptype, sub = cells[0], cells[1], cells[2]
+            ptype = _TYPES[ptype] if ptype in _TYPES else _num(ptype)
+            sub = _SUBTYPES[sub] if sub in _SUBTYPES else _num(sub)
+            if len(cells) > 3 and cells[3]:
+                offset = _num(cells[3])
+            elif ptype == 0 and offset % 0x10000:
+                offset += 0x10000 - offset % 0x10000
+            size = _num(cells[4])
+            rows.append((name, ptype, sub, offset, size))
+            offset += size
+    return tuple(rows)
+
+
+def sim_partition_file(label):
+    return sim_device.path_in_device("flash-" + label + ".bin")
+
+
+class Partition:
+    BOOT = 0
+    RUNNING = 1
+    TYPE_APP = 0
+    TYPE_DATA = 1
+
+    def __init__(self, id, block_size=_BLOCK):
+        row = None
+        for r in _table():
+            if (isinstance(id, str) and r[0] == id) or (id in (0, 1) and r[1] == 0
+                                                        and not isinstance(id, str)):
+                row = r
+                break
+        if row is None:
+            raise OSError(2, "ENOENT")  # ENOENT
+        if block_size < 1 or block_size & (block_size - 1):
+            raise ValueError("invalid block size")
+        self._row = row
+        self._bs = block_size
+
+    @staticmethod
+    def find(type=TYPE_APP, subtype=0xFF, label=None):
+        found = []
+        for r in _table():
+            if r[1] != type:
+                continue
+            if subtype != 0xFF and r[2] != subtype:
+                continue
+            if label is not None and r[0] != label:
+                continue
+            found.append(Partition(r[0]))
+        return found
+
+    def info(self):
+        name, ptype, sub, addr, size = self._row
+        return (ptype, sub, addr, size, name, False)
+
+    def __repr__(self):
+        name, ptype, sub, addr, size = self._row
+        return "<Partition type=%d, subtype=%d, address=%d, size=%d, label=%s, encrypted=0>" % (
+            ptype, sub, addr, size, name)
+
+    def _path(self):
+        return sim_partition_file(self._row[0])
+
+    def _check_range(self, offset, length):
+        if offset < 0 or offset + length > self._row[4]:
+            raise _esp_err(ESP_ERR_INVALID_SIZE)
+
+    def _read(self, offset, buf):
+        n = len(buf)
+        mv = memoryview(buf)
+        got = 0
+        path = self._path()
+        if sim_device.file_exists(path):
+            with open(path, "rb") as f:
+                f.seek(offset)
+                got = f.readinto(mv) or 0
+        for i in range(got, n):
+            mv[i] = 0xFF
+
+    def _write_raw(self, offset, data):
+        path = self._path()
+        if not sim_device.file_exists(path):
+            with open(path, "wb"):
+                pass
+        with open(path, "r+b") as f:
+            end = f.seek(0, 2)
+            if end < offset:
+                f.write(b"\xff" * (offset - end))
+            f.seek(offset)
+            f.write(data)
+
+    def readblocks(self, block_num, buf, offset=0):
+        start = block_num * self._bs + offset
+        self._check_range(start, len(buf))
+        self._read(start, buf)
+
+    def writeblocks(self, block_num, buf, offset=None):
+        start = block_num * self._bs
+        data = bytes(buf)
+        if offset is None:
+            # A simple write: the port erases the range first.
+            if len(data) % _BLOCK or start % _BLOCK:
+                raise _esp_err(ESP_ERR_INVALID_SIZE)
+            self._check_range(start, len(data))
+            self._write_raw(start, data)
+            return
+        start += offset
+        self._check_range(start, len(data))
+        # NOR flash: programming can only clear bits.
+        old = bytearray(len(data))
+        self._read(start, old)
+        for i in range(len(data)):
+            old[i] &= data[i]
+        self._write_raw(start, old)
+
+    def erase(self, block_num, count=1):
+        start = block_num * self._bs
+        self._check_range(start, count * self._bs)
+        self._write_raw(start, b"\xff" * (count * self._bs))
+
+    def ioctl(self, cmd, arg=None):
+        if cmd in (1, 2, 3):  # init, deinit, sync
+            return 0
+        if cmd == 4:
+            return self._row[4] // self._bs
+        if cmd == 5:
+            return self._bs
+        if cmd == 6:
+            self.erase(arg)
+            return 0
+        return None
+
+    def set_boot(self):
+        if self._row[1] != 0:
+            raise _esp_err(ESP_ERR_INVALID_ARG)
+
+    def get_next_update(self):
+        raise OSError(2, "ENOENT")
+
+    @classmethod
+    def mark_app_valid_cancel_rollback(cls):
+        pass

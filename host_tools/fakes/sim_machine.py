@@ -1,0 +1,176 @@
+# The rarely used part of the `machine` fake (see machine.py): Signal, SoftI2C,
+# freq(), unique_id(), lightsleep(), soft_reset(), wake_reason() and the back
+# doors a run of the firmware does not need (pin and PWM readings, the
+# watchdog's state, an I2C memory model, sim_reset_all).  machine's module
+# __getattr__ imports this module on the first use of one of these names, so
+# `machine.freq()` or `from machine import Signal` work as before while a run
+# that never asks for them keeps them out of the heap.  Everything here acts
+# on machine's own state.
+
+import sim_device
+from machine import (I2C, _bus_by_id, _bus_by_pins, _cause, _irq_disabled, _irq_pending,
+                     _links, _pin_id, _pin_list, _pins, _pwm_history, _pwm_state, _reset,
+                     _state, _voltage_mv, _wdt)
+
+
+class Signal:
+    def __init__(self, pin, invert=False):
+        self._pin = pin
+        self._invert = bool(invert)
+
+    def value(self, x=None):
+        if x is None:
+            return self._pin.value() ^ self._invert
+        self._pin.value((1 if x else 0) ^ self._invert)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+def sim_level(pin):
+    """The level on the pin's net now (output or input)."""
+    return _state(_pin_id(pin)).level
+
+
+def sim_mode(pin):
+    return _state(_pin_id(pin)).mode
+
+
+def sim_pull(pin):
+    return _state(_pin_id(pin)).pull
+
+
+def sim_watch(pin):
+    """Report this pin's level changes to the observers (the simulator)."""
+    _state(_pin_id(pin)).watched = True
+
+
+def sim_detach_i2c(addr, bus=None, scl=None, sda=None):
+    if bus is not None:
+        _bus_by_id.get(bus, {}).pop(addr, None)
+    else:
+        _bus_by_pins.get((_pin_id(scl), _pin_id(sda)), {}).pop(addr, None)
+
+
+class SoftI2C(I2C):
+    def __init__(self, scl, sda, *, freq=400000, timeout=50000):
+        super().__init__(-1, scl=scl, sda=sda, freq=freq, timeout=timeout)
+
+
+class SimI2CMemory:
+    """A simple register-file I2C device (for tests): a write sets the
+    register pointer with its first byte, then stores bytes from there."""
+
+    def __init__(self, size=256):
+        self.mem = bytearray(size)
+        self.ptr = 0
+        self._first = True
+        self.transactions = 0
+
+    def i2c_start(self):
+        self._first = True
+
+    def i2c_write(self, mv):
+        for b in mv:
+            if self._first:
+                self.ptr = b
+                self._first = False
+            else:
+                self.mem[self.ptr % len(self.mem)] = b
+                self.ptr += 1
+        return len(mv)
+
+    def i2c_read(self, buf):
+        for i in range(len(buf)):
+            buf[i] = self.mem[self.ptr % len(self.mem)]
+            self.ptr += 1
+
+    def i2c_stop(self):
+        self.transactions += 1
+
+
+def sim_pwm(pin):
+    """(freq, duty_u16) of the pin's PWM, or None when none runs."""
+    st = _pwm_state.get(_pin_id(pin))
+    return None if st is None else (st[0], st[1])
+
+
+def sim_pwm_history(pin):
+    """The last 64 changes: (ticks_ms, freq, duty_u16); freq 0 when stopped."""
+    return list(_pwm_history.get(_pin_id(pin), ()))
+
+
+def sim_wdt_started():
+    return _wdt["timeout"] > 0
+
+
+def sim_wdt_due():
+    """True when a started watchdog has not been fed within its timeout,
+    by the fakes' clock (sim_set_clock): the chip would reset now."""
+    if not _wdt["timeout"]:
+        return False
+    return sim_device.ticks_diff(sim_device.ticks_ms(), _wdt["fed"]) >= _wdt["timeout"]
+
+
+def sim_wdt_check():
+    """Reset (as machine.reset() does, cause WDT_RESET) if the watchdog is due."""
+    if sim_wdt_due():
+        _reset("wdt")
+
+
+def sim_set_reset_cause(cause):
+    _cause[0] = cause
+
+
+def wake_reason():
+    return 0
+
+
+def soft_reset():
+    raise SystemExit()
+
+
+_freq = [160000000]
+
+
+def freq(hz=None):
+    if hz is None:
+        return _freq[0]
+    if hz not in (20000000, 40000000, 80000000, 160000000, 240000000):
+        raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
+    _freq[0] = hz
+
+
+def unique_id():
+    import os
+
+    value = os.getenv("TILECLOCK_UNIQUE_ID")
+    if value and len(value) == 12:
+        return bytes(int(value[i:i + 2], 16) for i in range(0, 12, 2))
+    return b"\x24\x0a\xc4\x5e\xc1\x0c"
+
+
+def lightsleep(time_ms=None):
+    pass
+
+
+def sim_reset_all():
+    """Forget every pin, bus, PWM, voltage and the watchdog (between tests)."""
+    _pins.clear()
+    del _pin_list[:]
+    del _links[:]
+    del _irq_pending[:]
+    _irq_disabled[0] = 0
+    _bus_by_pins.clear()
+    _bus_by_id.clear()
+    _pwm_state.clear()
+    _pwm_history.clear()
+    _voltage_mv.clear()
+    _wdt["timeout"] = 0
+    _wdt["fed"] = 0
+    _cause[0] = None
+    _freq[0] = 160000000
+    sim_device.set_clock(None)
