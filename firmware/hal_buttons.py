@@ -111,6 +111,19 @@ class Buttons:
             if t >= 0:
                 sink(i, t)
 
+    def unsettled_since(self, now):
+        """The earliest edge still being debounced, else `now`.
+
+        The engine is advanced only up to here, so that a press in the last
+        milliseconds of the challenge window is judged at its interrupt time,
+        not after the window closed during the debounce.
+        """
+        earliest = now
+        for button in self.buttons:
+            if button.state == EDGE and ticks_diff(button.edge_at, earliest) < 0:
+                earliest = button.edge_at
+        return earliest
+
     def held_ms(self, index, now):
         """How long button `index` has been held, or -1."""
         return self.buttons[index].held_ms(now)

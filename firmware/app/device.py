@@ -122,7 +122,7 @@ class Device:
         if flow is not None:
             flow.update(now)
         engine = self.engine
-        cues = engine.update(now)
+        cues = engine.update(board.buttons.unsettled_since(now))
         if cues:
             self._cues(cues, now)
         board.buzzer.update(now)

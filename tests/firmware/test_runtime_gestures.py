@@ -190,6 +190,32 @@ def test_challenge_button_stops_the_clocks_at_its_interrupt_time_late_in_the_win
         runtime_rig.leave()
 
 
+def test_a_challenge_in_the_last_milliseconds_of_the_window_is_not_lost():
+    rig = _rig()
+    try:
+        _left_played(rig)                                 # left's press was 100 ms ago
+        engine = rig.dev.engine
+        rig.run(19895)                                    # 5 ms of the window left
+        used = rig.left_ms(1)
+        rig.press("challenge")                            # confirmed after the window's end
+        assert engine.challenging and rig.dev.flow.active()
+        assert rig.left_ms(1) == used
+    finally:
+        runtime_rig.leave()
+
+
+def test_a_challenge_just_after_the_window_is_refused():
+    rig = _rig()
+    try:
+        _left_played(rig)
+        engine = rig.dev.engine
+        rig.run(19905)                                    # the window ended 5 ms ago
+        rig.press("challenge")
+        assert not engine.challenging and not rig.dev.flow.active()
+    finally:
+        runtime_rig.leave()
+
+
 def test_a_bounce_on_the_challenge_button_is_no_challenge():
     rig = _rig()
     try:
