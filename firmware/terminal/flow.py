@@ -112,14 +112,18 @@ class ChallengeFlow:
             self.keymap = KeyMap(lexicon.tiles, freq)
             self.entry = WordEntry(self.keymap, self.settings.get("multitap_ms", 1000))
 
-    def _open_referee(self, t, for_verdict):
+    def _open_referee(self, t, for_verdict, back_state):
+        """Enter the referee's PIN entry; back_state is where leaving returns to."""
         from terminal.referee import Referee
 
+        self.back_state = back_state
         self._load_entry()
         referee = self.referee = Referee(self)
         referee.failures, referee.locked_t = self.pin_lock
         referee.lexicon_changed()
         referee.open(t, for_verdict)
+        self._go(t, REFEREE)
+        self._render()
 
     def _unload(self):
         # Back on the neutral screen: drop the challenge and referee parts.
@@ -200,10 +204,7 @@ class ChallengeFlow:
             if ch == KEY_ACCEPT:
                 return self._accept(t)
             if ch == KEY_CANCEL:
-                self.back_state = NEUTRAL
-                self._open_referee(t, False)
-                self._go(t, REFEREE)
-                self._render()
+                self._open_referee(t, False, NEUTRAL)
                 return True
             return False
         if state == REFEREE:
@@ -215,10 +216,7 @@ class ChallengeFlow:
             return True
         if state == REFEREE_WAIT:
             if ch == KEY_CANCEL:
-                self.back_state = REFEREE_WAIT
-                self._open_referee(t, True)
-                self._go(t, REFEREE)
-                self._render()
+                self._open_referee(t, True, REFEREE_WAIT)
                 return True
             return False
         if state == FINISH_ASK or state == ACCEPT_ASK:
