@@ -60,19 +60,24 @@ def rom_files(firmware_dir: Path = FIRMWARE, extra_dirs=(), drivers=DRIVERS,
     each folder in `extra_dirs` (at the root) and each file of `extra_files`."""
     from host_tools.drivers import driver_path
 
+    def mpy(src, rel):
+        # The name a traceback shows is the module's path under /rom, the same string as
+        # its __file__: one qstr per module instead of two.
+        return compile_mpy(src, MOUNT_POINT + "/" + rel)
+
     files = {}
     for src in sorted(Path(firmware_dir).rglob("*.py")):
         if "__pycache__" in src.parts:
             continue
         rel = src.relative_to(firmware_dir).as_posix()
         if not _skip(rel):
-            files[rel[:-3] + ".mpy"] = compile_mpy(src, rel)
+            files[rel[:-3] + ".mpy"] = mpy(src, rel[:-3] + ".mpy")
     for name in drivers:
-        files["lib/" + name + ".mpy"] = compile_mpy(driver_path(name), name + ".py")
+        files["lib/" + name + ".mpy"] = mpy(driver_path(name), "lib/" + name + ".mpy")
     sources = [p for d in extra_dirs for p in sorted(Path(d).glob("*.py"))] + list(extra_files)
     for src in sources:
         src = Path(src)
-        files[src.stem + ".mpy"] = compile_mpy(src, src.name)
+        files[src.stem + ".mpy"] = mpy(src, src.stem + ".mpy")
     return files
 
 

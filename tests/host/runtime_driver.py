@@ -5,6 +5,7 @@
 #
 #   micropython runtime_driver.py play SEED STEPS   resume if recovered, play
 #   micropython runtime_driver.py check              boot, report, exit
+#   micropython runtime_driver.py memory STEPS       a game with challenges, heap figures
 #
 # Lines: "B recovered paused phase left0 left1 note" after boot,
 #        "S step left0 left1" after every 10 ms step, "E" at the end.
@@ -21,6 +22,7 @@ import sim_ssd1306
 gc.collect()
 FAKES_BYTES = gc.mem_alloc()
 SIM_BYTES = [0]
+MATRIX = []          # the keypad's key matrix (machine.SimKeyMatrix)
 
 import hwconfig
 import random
@@ -48,7 +50,8 @@ def boot(clock):
                            bus=hwconfig.I2C_TERMINAL_ID)
     machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)
     # the board's pull-ups on the keypad columns (input-only pins)
-    machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS, hwconfig.KEYPAD_LAYOUT)
+    MATRIX[:] = [machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
+                                      hwconfig.KEYPAD_LAYOUT)]
     gc.collect()
     SIM_BYTES[0] = gc.mem_alloc()           # fakes, simulated panels and keypad wired
     board = board_mod.create(clock)
@@ -66,6 +69,13 @@ class Player:
         self.dev = dev
         self.clock = clock
         self.step = 0
+        self._every = 0
+        self._sample = None
+
+    def sample_every(self, n, func):
+        """Call func() every n steps (the memory mode's heap samples)."""
+        self._every = n
+        self._sample = func
 
     def advance(self, n=1):
         for _ in range(n):
@@ -76,6 +86,8 @@ class Player:
             self.step += 1
             if self.step % 5 == 0:
                 self.dev.refresh(now)
+            if self._sample is not None and self.step % self._every == 0:
+                self._sample()
             print("S %d %d %d" % (self.step, left(self.dev, 0), left(self.dev, 1)))
 
     def press(self, index):
@@ -124,40 +136,119 @@ def _origin():
     return "rom"
 
 
+# Challenged plays, typable with the Polish tiles; the list decides (ŻÓŁWZ, DOMŹ are
+# not words).
+PLAYS = (("ŻÓŁW",), ("KOT", "DOMŹ"), ("ZAJĄC", "PSZCZOŁA", "ŹDŹBŁO"), ("ŻÓŁWZ",),
+         ("DOM", "ŁĄKA"), ("KOTY",))
+
+
+def key_presses(flow, word):
+    """The keys that type a written word on the terminal's keypad: digits, with B
+    between two tiles of one key (the flow's own key map)."""
+    out = ""
+    last = None
+    for tile in flow.lexicon.parse(word):
+        key, pos = flow.keymap.where(tile)
+        if key == last:
+            out += "B"
+        out += key * (pos + 1)
+        last = key
+    return out
+
+
+class Challenger(Player):
+    """A player who also uses the terminal's keypad, through the key matrix."""
+
+    def key(self, ch):
+        MATRIX[0].press_key(ch)
+        self.advance(4)
+        MATRIX[0].release_key(ch)
+        self.advance(3)
+
+    def challenge(self, words):
+        """The challenge button, the count, each word and #, the opponent's C, the
+        typist's #: returns the verdict (True: acceptable) once the terminal is neutral."""
+        flow = self.dev.flow
+        self.press(3)
+        assert flow.active(), "the challenge did not start"
+        self.key(str(len(words)))
+        for word in words:
+            for ch in key_presses(flow, word):
+                self.key(ch)
+            self.key("#")
+        self.key("C")
+        self.key("#")
+        verdict = flow.verdict
+        assert verdict is not None, flow.screen().text()
+        while flow.active():
+            self.advance(50)
+        self.advance(160)       # keys are ignored for 1.5 s after the verdict goes
+        return verdict
+
+
+def run_tasks(dev, clock, ms, sample):
+    """The asyncio tasks of app.tasks (tick, keypad, display, battery, watchdog) for
+    `ms` of real time, the manual clock keeping pace, with a press on each side."""
+    import asyncio
+    from app import tasks
+
+    async def script():
+        for step in range(ms // 10):
+            if step % 100 == 10:
+                machine.sim_press(PINS[max(dev.engine.on_turn, 0)])
+            elif step % 100 == 16:
+                machine.sim_release(PINS[max(dev.engine.on_turn, 0)])
+            clock.advance(10)
+            if step % 50 == 0:
+                sample()
+            await asyncio.sleep_ms(10)
+
+    async def run():
+        asyncio.create_task(tasks.main(dev))
+        await script()
+
+    asyncio.run(run())
+
+
 def memory(steps):
-    """A game with lookups in the device's word list.  Prints the live heap
-    (after gc.collect) of the fakes with the simulated panels wired, after start-up,
-    and its peak sampled every 50 steps and after each round of lookups:
-    "M peak_bytes heap_total lookups valid fakes_bytes boot_bytes raw_peak_bytes origin";
-    raw_peak_bytes: the highest gc.mem_alloc() seen before collecting (garbage included)."""
+    """A game on the full firmware: presses, pauses, challenges typed on the keypad and
+    judged by the device's word list, then the asyncio tasks for a while.  Prints the
+    live heap (after gc.collect) of the fakes with the simulated panels wired, after
+    start-up, and its peak sampled every 50 steps and after each challenge:
+    "M peak_bytes heap_total challenges words acceptable fakes_bytes boot_bytes
+    raw_peak_bytes origin"; raw_peak_bytes: the highest gc.mem_alloc() seen before
+    collecting (garbage included)."""
     raw = [0]
     clock = ManualClock()
     dev = boot(clock)
     fakes = SIM_BYTES[0]
-    lex = dev.flow.lexicon if dev.flow is not None else None
-    print("L %s" % ("none" if lex is None else dev.flow.list_id()))
+    flow = dev.flow
+    print("L %s" % ("none" if flow is None or flow.lexicon is None else flow.list_id()))
     booted = _live(raw)
-    p = Player(dev, clock)
     peak = [booted]
-    words = ("ŻÓŁW", "KOT", "ZAJĄC", "PSZCZOŁA", "XYZ", "ŹDŹBŁO", "DOM", "QWERTY")
-    lookups = valid = 0
+
+    def sample():
+        peak[0] = max(peak[0], _live(raw))
+
+    p = Challenger(dev, clock)
+    p.sample_every(50, sample)
+    challenges = words = acceptable = 0
     p.press(1)
     random.seed(7)
     while p.step < steps:
-        for _ in range(random.randint(20, 300)):
-            p.advance(1)
-            if p.step % 50 == 0:
-                peak[0] = max(peak[0], _live(raw))
-        if lex is not None:
-            for w in words:
-                if lex.check(w) == 1:
-                    valid += 1
-                lookups += 1
-            peak[0] = max(peak[0], _live(raw))
+        p.advance(random.randint(20, 300))
         p.press(dev.engine.on_turn)
+        if flow is not None and random.randint(0, 1) == 0:
+            play = PLAYS[challenges % len(PLAYS)]
+            if p.challenge(play):
+                acceptable += 1
+            challenges += 1
+            words += len(play)
+            sample()
+    run_tasks(dev, clock, 2000, sample)
     raw[0] = max(raw[0], gc.mem_alloc())
-    print("M %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), lookups, valid,
-                                         fakes, booted, raw[0], _origin()))
+    print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,
+                                            words, acceptable, fakes, booted, raw[0], _origin()))
 
 
 def main():
