@@ -237,6 +237,10 @@ def memory(steps):
     random.seed(7)
     while p.step < steps:
         p.advance(random.randint(20, 300))
+        if random.randint(0, 4) == 0:
+            p.press(2)                      # pause...
+            p.advance(random.randint(10, 200))
+            p.press(2)                      # ...and resume
         p.press(dev.engine.on_turn)
         if flow is not None and random.randint(0, 1) == 0:
             play = PLAYS[challenges % len(PLAYS)]

@@ -14,7 +14,7 @@ The ESP32 is a 32-bit chip: "100 KB" is its budget in 32-bit words.  The unix po
 is 64-bit, where every pointer, object header and GC block (32 bytes, not 16) is twice
 as large, so the budget is given with MicroPython's own word-size adjusted form,
 `-X heapsize=100wK` (100 KB scaled by the word size: 200 KB here, 100 KB on a 32-bit
-build).  The literal 64-bit 100 KB run is measured too (docs/runtime.md, Memory).
+build).  What that means in 64-bit figures: docs/runtime.md, Memory.
 
 Prints the peak live heap (after gc.collect) sampled every 50 steps of 10 ms and after
 every challenge, the highest heap use before collecting at those moments, and the fakes'
