@@ -207,7 +207,9 @@ def run_tasks(dev, clock, ms, sample):
         asyncio.create_task(tasks.main(dev))
         await script()
 
+    events = dev.events
     asyncio.run(run())
+    assert dev.events > events, "the tasks handled no press"
 
 
 def memory(steps):
