@@ -18,3 +18,11 @@ def pytest_sessionstart(session):
     from host_tools.drivers import driver_path
 
     driver_path("ssd1306")
+    # The 32- and 64-bit interpreters built from ../shared/micropython (tests/mpbuild.py):
+    # built once here, so that the first test that needs one is not charged for it.
+    from tests import mpbuild
+    from tests.shared import in_ci
+
+    if mpbuild.available() or in_ci():
+        mpbuild.interpreter(32)
+        mpbuild.interpreter(64)

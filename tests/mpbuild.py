@@ -1,0 +1,157 @@
+"""The chip-sized test interpreters: MicroPython's unix port built for 32 and 64 bits.
+
+No package registry ships a 32-bit MicroPython, yet only a 32-bit build has the ESP32's
+object sizes (4-byte words, 16-byte GC blocks) and its 31-bit small ints.  The source is
+the trimmed MicroPython tree beside the repository (`../shared/micropython`, see its
+SHARED-README.md); it is copied to `build/mp-src` (the shared tree is read-only) and
+built there with `-m32` and without `-m32` (the 64-bit twin, so that both figures come
+from one version).  Both builds carry our `romimage` module (tests/mpext/), which maps
+a ROMFS image file outside the GC heap, as flash is mapped on the chip.
+
+    interpreter(32) -> Path of build/micropython-32 (built once, then cached)
+    python -m tests.mpbuild [32|64 ...]   build now and print the paths
+
+Standard library only: the test bootstrap calls it before pytest starts.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE = REPO.parent / "shared" / "micropython"
+BUILD = REPO / "build"
+MODULES = REPO / "tests" / "mpext"
+# What the unix port must leave out to build without a 32-bit libffi or mbedTLS; the
+# rest is the standard variant (asyncio frozen, VfsRom, VfsLfs2, framebuf).
+MAKE_FLAGS = ("MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0",
+              "MICROPY_SSL_MBEDTLS=0")
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def available() -> bool:
+    """True when the MicroPython source is beside the repository."""
+    return (SOURCE / "py" / "mpconfig.h").exists()
+
+
+def _say(message: str) -> None:
+    print("[mpbuild] " + message, file=sys.stderr, flush=True)
+
+
+def _stamp(bits: int) -> str:
+    digest = hashlib.sha256()
+    digest.update((SOURCE / "SHARED-README.md").read_bytes())
+    for path in sorted(MODULES.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(MODULES).as_posix().encode())
+            digest.update(path.read_bytes())
+    digest.update(" ".join(MAKE_FLAGS).encode())
+    digest.update(str(bits).encode())
+    return digest.hexdigest()
+
+
+def binary(bits: int) -> Path:
+    return BUILD / ("micropython-%d" % bits)
+
+
+def _have_m32() -> bool:
+    probe = subprocess.run(["gcc", "-m32", "-x", "c", "-o", os.devnull, "-"],
+                           input=b"int main(void){return 0;}", capture_output=True)
+    return probe.returncode == 0
+
+
+def _ensure_multilib() -> None:
+    if _have_m32():
+        return
+    if os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
+        raise BuildError("gcc cannot build 32-bit programs: install gcc-multilib "
+                         "(apt-get install gcc-multilib)")
+    _say("installing gcc-multilib with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(["apt-get", "install", "-y", "-qq", "gcc-multilib"], env=env,
+                      capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "gcc-multilib"], env=env,
+                       capture_output=True)
+    if not _have_m32():
+        raise BuildError("gcc-multilib could not be installed: no 32-bit interpreter")
+
+
+def _make(args: list[str], log: Path) -> None:
+    with log.open("ab") as out:
+        result = subprocess.run(["make", "-j%d" % max(2, os.cpu_count() or 2), *args],
+                                stdout=out, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        tail = log.read_text(errors="replace")[-3000:]
+        raise BuildError("building MicroPython failed (%s):\n%s" % (log, tail))
+
+
+def _source_copy() -> Path:
+    src = BUILD / "mp-src"
+    marker = src / ".copied-from"
+    wanted = hashlib.sha256((SOURCE / "SHARED-README.md").read_bytes()).hexdigest()
+    if marker.exists() and marker.read_text() == wanted:
+        return src
+    if src.exists():
+        for folder, _dirs, _files in os.walk(src):
+            os.chmod(folder, 0o755)
+        shutil.rmtree(src)
+    _say("copying %s to %s" % (SOURCE, src))
+    shutil.copytree(SOURCE, src, symlinks=True)
+    for folder, _dirs, _files in os.walk(src):
+        os.chmod(folder, 0o755)         # the shared tree is read-only; the build writes here
+    marker.write_text(wanted)
+    return src
+
+
+def interpreter(bits: int) -> Path:
+    """The unix-port MicroPython for `bits` (32 or 64), built on first use."""
+    if bits not in (32, 64):
+        raise ValueError("bits must be 32 or 64")
+    if not available():
+        raise BuildError("no MicroPython source at %s (see the README: ../shared)" % SOURCE)
+    out = binary(bits)
+    stamp_file = out.with_name(out.name + ".stamp")
+    stamp = _stamp(bits)
+    if out.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+        return out
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / ".mpbuild.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if out.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+            return out
+        if bits == 32:
+            _ensure_multilib()
+        src = _source_copy()
+        log = BUILD / ("mpbuild-%d.log" % bits)
+        log.write_text("")
+        _say("building the %d-bit MicroPython unix port (about a minute)" % bits)
+        _make(["-C", str(src / "mpy-cross")], log)
+        variant_build = "build-%d" % bits
+        flags = ["BUILD=" + variant_build, "USER_C_MODULES=" + str(MODULES), *MAKE_FLAGS]
+        if bits == 32:
+            flags += ["CFLAGS_EXTRA=-m32", "LDFLAGS_EXTRA=-m32"]
+        _make(["-C", str(src / "ports" / "unix"), *flags], log)
+        built = src / "ports" / "unix" / variant_build / "micropython"
+        shutil.copy2(built, out)
+        stamp_file.write_text(stamp)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    for bits in [int(a) for a in argv] or [32, 64]:
+        print(interpreter(bits))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
