@@ -6,21 +6,24 @@
 
 from timebase import ticks_add, ticks_diff
 
-# cue -> ((frequency Hz, on ms, off ms), ...)
+# cue -> ((pitch in per mille of the base frequency, on ms, off ms), ...).  The
+# base is the transducer's resonance (hwconfig.BUZZER_FREQ), where a piezo is
+# loudest per mA; the lower tones of a cue stay within a fifth of it.
 CUES = {
-    "challenge_end": ((2700, 120, 0),),
-    "overtime": ((2700, 150, 100), (2700, 150, 0)),
-    "overtime_minute": ((2200, 100, 0),),
-    "forfeit": ((2700, 400, 150), (2200, 400, 150), (1800, 700, 0)),
-    "test": ((2700, 200, 100), (2000, 200, 0)),
+    "challenge_end": ((1000, 120, 0),),
+    "overtime": ((1000, 150, 100), (1000, 150, 0)),
+    "overtime_minute": ((815, 100, 0),),
+    "forfeit": ((1000, 400, 150), (815, 400, 150), (667, 700, 0)),
+    "test": ((1000, 200, 100), (741, 200, 0)),
 }
 CUE_NAMES = ("challenge_end", "overtime", "overtime_minute", "forfeit")
 DUTY_ON = 32768
 
 
 class Buzzer:
-    def __init__(self, pwm):
+    def __init__(self, pwm, base_hz=2700):
         self._pwm = pwm
+        self._base = base_hz
         self.enabled = {}
         for name in CUE_NAMES:
             self.enabled[name] = False
@@ -49,8 +52,8 @@ class Buzzer:
         return True
 
     def _start_tone(self, now):
-        freq, on_ms, _ = self._cue[self._step]
-        self._pwm.freq(freq)
+        pitch, on_ms, _ = self._cue[self._step]
+        self._pwm.freq(self._base * pitch // 1000)
         self._pwm.duty_u16(DUTY_ON)
         self._sounding = True
         self._until = ticks_add(now, on_ms)
@@ -85,4 +88,5 @@ def create():
     import hwconfig
     from machine import PWM, Pin
 
-    return Buzzer(PWM(Pin(hwconfig.PIN_BUZZER), freq=2700, duty_u16=0))
+    base = getattr(hwconfig, "BUZZER_FREQ", 2700)
+    return Buzzer(PWM(Pin(hwconfig.PIN_BUZZER), freq=base, duty_u16=0), base)

@@ -1,11 +1,12 @@
 # 4x4 matrix keypad, scanned from the main loop.
 #
-# Rows are outputs, driven to the active level one at a time; columns are
-# inputs (on the reference board the column pins are input-only and pulled
-# up externally).  A key counts as pressed once it is seen in two scans in a
-# row, and is reported with the time of the first of them; it must be seen
-# released in two scans before it can be pressed again.  Scan state lives in
-# preallocated buffers: a scan allocates nothing.
+# Rows are open-drain outputs, pulled low one at a time and otherwise let go;
+# columns are inputs with pull-ups.  Open drain matters when two keys of one
+# column are held: a push-pull row driven high would then be shorted through
+# the two keys to the row being pulled low.  A key counts as pressed once it
+# is seen in two scans in a row, and is reported with the time of the first
+# of them; it must be seen released in two scans before it can be pressed
+# again.  Scan state lives in preallocated buffers: a scan allocates nothing.
 
 SCAN_MS = 10
 _SEEN = 1        # seen down in one scan
@@ -71,7 +72,10 @@ def create():
     from machine import Pin
 
     pull_ups = getattr(hwconfig, "PULL_UP_PINS", {})
-    rows = [Pin(n, Pin.OUT, value=1 - hwconfig.BUTTON_ACTIVE_LEVEL) for n in hwconfig.KEYPAD_ROWS]
+    idle = 1 - hwconfig.BUTTON_ACTIVE_LEVEL
+    # Active low: a row only ever sinks, so it is open-drain (released = idle).
+    mode = Pin.OPEN_DRAIN if hwconfig.BUTTON_ACTIVE_LEVEL == 0 else Pin.OUT
+    rows = [Pin(n, mode, value=idle) for n in hwconfig.KEYPAD_ROWS]
     cols = []
     for n in hwconfig.KEYPAD_COLS:
         if pull_ups.get(n, False):

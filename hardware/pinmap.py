@@ -22,27 +22,69 @@ import csv
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PINMAP_CSV = os.path.join(HERE, "pinmap.csv")
-HWCONFIG_PY = os.path.join(os.path.dirname(HERE), "firmware", "hwconfig.py")
+FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
+
+# One pin map per target of host_tools/targets.py: the CSV here, the hwconfig file it
+# becomes in firmware/ (the image for that target carries it as `hwconfig`).
+PINMAPS = {
+    "s3": (os.path.join(HERE, "pinmap.csv"), os.path.join(FIRMWARE, "hwconfig.py")),
+    "wroom": (os.path.join(HERE, "pinmap_wroom.csv"), os.path.join(FIRMWARE, "hwconfig_wroom.py")),
+}
+REFERENCE = "s3"
+PINMAP_CSV, HWCONFIG_PY = PINMAPS[REFERENCE]
 
 COLUMNS = ("signal", "gpio", "kind", "hwconfig", "pull", "boot_level", "value", "connects", "notes")
 
-# ESP32 (ESP32-D0WD in the WROOM-32E module): GPIOs that exist.
-ESP32_GPIOS = frozenset(list(range(0, 20)) + [21, 22, 23, 25, 26, 27] + list(range(32, 40)))
-FLASH_PINS = frozenset(range(6, 12))            # SPI flash of the module
-SERIAL_PINS = frozenset((1, 3))                 # UART0: the USB serial host link
-INPUT_ONLY = frozenset(range(34, 40))           # no output driver, no internal pulls
-ADC1_PINS = frozenset(range(32, 40))            # ADC2 is unusable while Wi-Fi runs
-# Strapping pins: level the circuit may hold during reset without changing the boot.
-# 0 selects the download mode (and is the BOOT button), 12 (MTDI) selects the flash
-# voltage (high = 1.8 V: the 3.3 V flash of the WROOM fails): never used.
-# 2 must not be high when 0 is low (download mode); 5 and 15 default high (internal
-# pull-up): 15 low silences the ROM boot log, 5 sets the SDIO slave timing.
-STRAPPING_FORBIDDEN = frozenset((0, 12))
-STRAPPING_ALLOWED_LEVELS = {2: ("float", "low"), 5: ("float", "high"), 15: ("float", "high")}
-# ESP32 errata 3.11: GPIO36 and GPIO39 see a short low pulse whenever the SAR ADC or the
-# radio powers up; fine for polled inputs (debounced), not for edge interrupts.
-ADC_GLITCH_PINS = frozenset((36, 39))
+# What each chip allows, from Espressif's datasheets (ESP32 v4.x section 2.2-2.4 and
+# errata 3.11; ESP32-S3 v1.x section 2.3 "Pin Overview", 2.4 strapping pins, 2.3.3 RTC
+# and analog functions) and the module datasheets (ESP32-WROOM-32E; ESP32-S3-WROOM-1:
+# GPIO26-32 to the flash and quad PSRAM, GPIO33-37 also to octal PSRAM on -N8R8/-N16R8).
+# reserved: GPIO -> why it must stay free.  strap_levels: strapping pins the circuit may
+# hold during reset, with the harmless levels.  wake_all_buttons: the chip can wake from
+# deep sleep on any one of several low inputs (ESP32-S3 ext1 "any low"; the ESP32's ext1
+# has only "all low" / "any high", so there only the pause button (ext0) can wake it).
+CHIPS = {
+    "esp32": {
+        "name": "ESP32 (ESP32-WROOM-32E)",
+        "gpios": frozenset(list(range(0, 20)) + [21, 22, 23, 25, 26, 27] + list(range(32, 40))),
+        "reserved": dict([(g, "taken by the module's SPI flash (GPIO6-11)") for g in range(6, 12)]
+                         + [(1, "UART0, the USB serial host link: keep it free"),
+                            (3, "UART0, the USB serial host link: keep it free"),
+                            (0, "a strapping pin that must stay free (0: boot mode, 12: flash voltage)"),
+                            (12, "a strapping pin that must stay free (0: boot mode, 12: flash voltage)")]),
+        "strap_levels": {2: ("float", "low"), 5: ("float", "high"), 15: ("float", "high")},
+        "input_only": frozenset(range(34, 40)),
+        "adc1": frozenset(range(32, 40)),
+        "adc1_text": "GPIO32-39",
+        "glitch": frozenset((36, 39)),
+        "rtc": frozenset((0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)),
+        "wake_all_buttons": False,
+        "i2c_controllers": 2,
+    },
+    "esp32s3": {
+        "name": "ESP32-S3 (ESP32-S3-WROOM-1 N8R2 / N16R8)",
+        "gpios": frozenset(list(range(0, 22)) + list(range(26, 49))),
+        "reserved": dict([(g, "taken by the module's SPI flash and PSRAM (GPIO26-32)") for g in range(26, 33)]
+                         + [(g, "taken by the octal PSRAM of N8R8/N16R8 modules (GPIO33-37): keep it free"
+                                " so that one pin map fits quad and octal modules") for g in range(33, 38)]
+                         + [(19, "USB D- (native USB, the host link): keep it free"),
+                            (20, "USB D+ (native USB, the host link): keep it free"),
+                            (43, "UART0 TX (the DevKitC-1's UART port and the boot log): keep it free"),
+                            (44, "UART0 RX (the DevKitC-1's UART port and the boot log): keep it free"),
+                            (38, "the RGB LED of the ESP32-S3-DevKitC-1 v1.1: keep it free"),
+                            (48, "the RGB LED of the ESP32-S3-DevKitC-1 v1.0: keep it free")]
+                         + [(g, "a strapping pin that must stay free (0: boot mode, 3: JTAG source,"
+                                " 45: flash voltage, 46: boot mode and ROM log)") for g in (0, 3, 45, 46)]),
+        "strap_levels": {},
+        "input_only": frozenset(),
+        "adc1": frozenset(range(1, 11)),
+        "adc1_text": "GPIO1-10",
+        "glitch": frozenset(),
+        "rtc": frozenset(range(0, 22)),
+        "wake_all_buttons": True,
+        "i2c_controllers": 2,
+    },
+}
 
 KINDS_IN = ("button", "keypad_col", "adc")
 KINDS_OUT = ("keypad_row", "pwm", "led", "i2c_scl", "i2c_sda")
@@ -52,19 +94,20 @@ BOOT_LEVELS = ("float", "high", "low")
 
 # Everything the firmware imports from hwconfig (the interface agreed with the firmware).
 REQUIRED_NAMES = (
+    "CHIP",
     "PIN_BUTTON_LEFT", "PIN_BUTTON_RIGHT", "PIN_BUTTON_PAUSE", "PIN_BUTTON_CHALLENGE",
-    "BUTTON_ACTIVE_LEVEL", "BUTTON_PULL_UP",
+    "BUTTON_ACTIVE_LEVEL", "BUTTON_PULL_UP", "WAKE_PINS",
     "KEYPAD_ROWS", "KEYPAD_COLS", "KEYPAD_LAYOUT",
     "I2C_PLAYERS_ID", "I2C_PLAYERS_SCL", "I2C_PLAYERS_SDA", "I2C_PLAYERS_FREQ",
     "ADDR_DISPLAY_LEFT", "ADDR_DISPLAY_RIGHT",
     "I2C_TERMINAL_ID", "I2C_TERMINAL_SCL", "I2C_TERMINAL_SDA", "I2C_TERMINAL_FREQ",
     "ADDR_DISPLAY_TERMINAL", "DISPLAY_WIDTH", "DISPLAY_HEIGHT",
-    "PIN_BUZZER", "PIN_LED_LEFT", "PIN_LED_RIGHT", "PIN_LED_STATUS",
+    "PIN_BUZZER", "BUZZER_FREQ", "PIN_LED_LEFT", "PIN_LED_RIGHT", "PIN_LED_STATUS",
     "PIN_BATTERY_ADC", "BATTERY_DIVIDER", "BATTERY_LOW_MV", "BATTERY_EMPTY_MV",
     "PINS", "PULL_UP_PINS",
 )
 # Names the generator derives from the signal rows (not allowed as const rows).
-DERIVED_NAMES = ("BUTTON_PULL_UP", "PINS", "PULL_UP_PINS")
+DERIVED_NAMES = ("BUTTON_PULL_UP", "WAKE_PINS", "PINS", "PULL_UP_PINS")
 
 # Highest pin voltage the ADC reads linearly at 11 dB attenuation, and a full cell.
 ADC_MAX_MV = 2450
@@ -76,6 +119,8 @@ class PinmapError(Exception):
 
 
 def load(path=PINMAP_CSV):
+    """The rows of a pin map: a path, or a target name of PINMAPS."""
+    path = PINMAPS[path][0] if path in PINMAPS else path
     with open(path, newline="", encoding="utf-8") as f:
         return parse(f.read())
 
@@ -124,8 +169,20 @@ def _split_target(target):
     return target, None
 
 
+def chip_of(rows):
+    """The chip a pin map is for (its CHIP constant), or None if it names none we know."""
+    for r in constants(rows):
+        if r["hwconfig"] == "CHIP":
+            try:
+                chip = ast.literal_eval(r["value"])
+            except (ValueError, SyntaxError):
+                return None
+            return chip if chip in CHIPS else None
+    return None
+
+
 def check(rows):
-    """Every violation of the ESP32's constraints and of the board's own rules, as text.
+    """Every violation of the chip's constraints and of the board's own rules, as text.
 
     An empty list means the pin map is good.
     """
@@ -134,6 +191,11 @@ def check(rows):
     def err(row, msg):
         errors.append("line %d (%s): %s" % (row["line"], row["signal"] or "?", msg))
 
+    chip_name = chip_of(rows)
+    if chip_name is None:
+        errors.append("CHIP must be a const row naming one of %s" % ", ".join(sorted(CHIPS)))
+        return errors
+    chip = CHIPS[chip_name]
     seen_signal = {}
     seen_gpio = {}
     seen_target = {}
@@ -181,37 +243,39 @@ def check(rows):
             err(r, "GPIO%d already used on line %d (a shared bus is one row with several"
                    " connects)" % (g, seen_gpio[g]))
         seen_gpio[g] = r["line"]
-        if g not in ESP32_GPIOS:
-            err(r, "GPIO%d does not exist on the ESP32" % g)
+        if g not in chip["gpios"]:
+            err(r, "GPIO%d does not exist on the %s" % (g, chip["name"]))
             continue
-        if g in FLASH_PINS:
-            err(r, "GPIO%d is taken by the module's SPI flash (GPIO6-11)" % g)
-        if g in SERIAL_PINS:
-            err(r, "GPIO%d is UART0, the USB serial host link: keep it free" % g)
-        if g in STRAPPING_FORBIDDEN:
-            err(r, "GPIO%d is a strapping pin that must stay free (0: boot mode, 12: flash"
-                   " voltage)" % g)
+        if g in chip["reserved"]:
+            err(r, "GPIO%d is %s" % (g, chip["reserved"][g]))
         if r["pull"] not in PULLS:
             err(r, "pull must be one of %s" % ", ".join(PULLS))
         if r["boot_level"] not in BOOT_LEVELS:
             err(r, "boot_level must be one of %s" % ", ".join(BOOT_LEVELS))
-        elif g in STRAPPING_ALLOWED_LEVELS and r["boot_level"] not in STRAPPING_ALLOWED_LEVELS[g]:
+        elif g in chip["strap_levels"] and r["boot_level"] not in chip["strap_levels"][g]:
             err(r, "GPIO%d is a strapping pin: the circuit must hold it %s during reset,"
-                   " not %s" % (g, " or ".join(STRAPPING_ALLOWED_LEVELS[g]), r["boot_level"]))
-        if g in INPUT_ONLY:
+                   " not %s" % (g, " or ".join(chip["strap_levels"][g]), r["boot_level"]))
+        if g in chip["input_only"]:
             if r["kind"] in KINDS_OUT:
                 err(r, "GPIO%d is input only; a %s needs an output" % (g, r["kind"]))
             if r["pull"] == "internal":
                 err(r, "GPIO%d has no internal pull-up (GPIO34-39): fit an external one" % g)
         if r["kind"] in ("button", "keypad_col") and r["pull"] == "none":
             err(r, "an input read against GND needs a pull-up (internal or external)")
+        if r["kind"] == "keypad_row" and r["pull"] != "none":
+            err(r, "keypad rows are open-drain outputs: the columns carry the pull-ups")
         if r["kind"] in ("i2c_scl", "i2c_sda") and r["pull"] != "external":
             err(r, "I2C needs external pull-ups (the internal ~45k are too weak for 400 kHz)")
-        if r["kind"] == "adc" and g not in ADC1_PINS:
-            err(r, "GPIO%d is not on ADC1 (GPIO32-39); ADC2 is unusable while Wi-Fi runs" % g)
-        if r["kind"] == "button" and g in ADC_GLITCH_PINS:
+        if r["kind"] == "adc" and g not in chip["adc1"]:
+            err(r, "GPIO%d is not on ADC1 (%s); ADC2 is unusable while Wi-Fi runs"
+                % (g, chip["adc1_text"]))
+        if r["kind"] == "button" and g in chip["glitch"]:
             err(r, "GPIO%d glitches low when the ADC or radio powers up (errata 3.11):"
                    " not for an interrupt-driven button" % g)
+        if r["kind"] == "button" and g not in chip["rtc"]:
+            if chip["wake_all_buttons"] or r["hwconfig"] == "PIN_BUTTON_PAUSE":
+                err(r, "GPIO%d is not an RTC GPIO: this button could not wake the chip from"
+                       " deep sleep" % g)
 
     errors.extend(_check_interface(rows))
     return errors
@@ -242,7 +306,7 @@ def _check_interface(rows):
         errors.append("active-high buttons cannot use pull-ups")
     for bus in ("PLAYERS", "TERMINAL"):
         if names["I2C_%s_ID" % bus] not in (0, 1):
-            errors.append("I2C_%s_ID must be 0 or 1 (the ESP32 has two I2C controllers)" % bus)
+            errors.append("I2C_%s_ID must be 0 or 1 (the chip has two I2C controllers)" % bus)
         if not 10000 <= names["I2C_%s_FREQ" % bus] <= 400000:
             errors.append("I2C_%s_FREQ must be 10 kHz to 400 kHz (SSD1309)" % bus)
     if names["I2C_PLAYERS_ID"] == names["I2C_TERMINAL_ID"]:
@@ -285,6 +349,15 @@ def build_names(rows):
     if len(pulls) > 1:
         raise PinmapError("buttons mix pull kinds %s: BUTTON_PULL_UP would be wrong" % sorted(pulls))
     names["BUTTON_PULL_UP"] = pulls == {"internal"}
+    # Buttons that can wake the chip from deep sleep, pause first (the firmware's wake
+    # source at "empty"; on the ESP32-S3 any of them, on the ESP32 only pause via ext0).
+    chip = CHIPS.get(names.get("CHIP"))
+    wake = []
+    if chip is not None:
+        for r in sorted(buttons, key=lambda r: r["hwconfig"] != "PIN_BUTTON_PAUSE"):
+            if r["gpio"] in chip["rtc"] and (chip["wake_all_buttons"] or r["hwconfig"] == "PIN_BUTTON_PAUSE"):
+                wake.append(r["gpio"])
+    names["WAKE_PINS"] = tuple(wake)
     names["PINS"] = dict((r["signal"], r["gpio"]) for r in signals(rows))
     names["PULL_UP_PINS"] = dict(
         (r["gpio"], r["pull"] == "internal") for r in signals(rows) if r["kind"] in KINDS_IN)
@@ -298,17 +371,24 @@ def _literal(rows, name, value):
     return repr(value)
 
 
-def render_hwconfig(rows):
-    """The text of firmware/hwconfig.py. Raises PinmapError if the pin map is not valid."""
+TITLES = {
+    "s3": "the tileclock reference board (ESP32-S3-DevKitC-1, ESP32-S3-WROOM-1 N8R2 / N16R8)",
+    "wroom": "the tileclock WROOM board (ESP32-DevKitC V4, ESP32-WROOM-32E), the documented alternative",
+}
+
+
+def render_hwconfig(rows, target=REFERENCE):
+    """The text of the target's hwconfig file. Raises PinmapError if the pin map is not valid."""
     problems = check(rows)
     if problems:
         raise PinmapError("pin map has problems:\n  " + "\n  ".join(problems))
     names = build_names(rows)
     notes = dict((_split_target(r["hwconfig"])[0], r["notes"]) for r in rows)
+    csv_name = os.path.basename(PINMAPS[target][0])
     out = [
-        '"""Pins and buses of the tileclock reference board (ESP32-DevKitC, ESP32-WROOM-32E).',
+        '"""Pins and buses of %s.' % TITLES[target],
         "",
-        "GENERATED by hardware/gen_hwconfig.py from hardware/pinmap.csv: edit the CSV and run",
+        "GENERATED by hardware/gen_hwconfig.py from hardware/%s: edit the CSV and run" % csv_name,
         "`python hardware/gen_hwconfig.py`; do not edit this file by hand.",
         '"""',
         "",
@@ -317,12 +397,14 @@ def render_hwconfig(rows):
         if name in ("PINS", "PULL_UP_PINS"):
             continue
         if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
-            text = "(" + ", ".join(str(v) for v in value) + ")"
+            text = "(" + ", ".join(str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
         else:
             text = _literal(rows, name, value)
         note = notes.get(name, "")
         if name == "BUTTON_PULL_UP":
             note = "firmware enables the internal pull-up on the buttons"
+        if name == "WAKE_PINS":
+            note = "buttons on RTC GPIOs that can wake the chip from deep sleep, pause first"
         if isinstance(value, tuple) and name.startswith("KEYPAD_") and name != "KEYPAD_LAYOUT":
             note = ", ".join("%s GPIO%d" % (r["signal"], r["gpio"]) for r in rows
                              if _split_target(r["hwconfig"])[0] == name)

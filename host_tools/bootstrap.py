@@ -88,23 +88,64 @@ def reexec_inside(module, argv, extras=("dev",)):
     os.execv(str(python), [str(python), "-m", module, *argv])
 
 
-# Debian packages the browser tests of the simulator drive.  Installed only
-# when missing and only where we may (root with apt-get, as on CI).
-SYSTEM_PACKAGES = {"chromium": "/usr/bin/chromium"}
+# Debian packages the tests drive: chromium for the simulator's browser tests, openscad
+# for the enclosure's CGAL renders.  Installed only when missing and only where we may
+# (root with apt-get, as on CI).
+SYSTEM_PACKAGES = {"chromium": "/usr/bin/chromium", "openscad": "/usr/bin/openscad"}
+# KiCad's command line (`kicad-cli sch erc`) exists from KiCad 8 on; Debian 12 ships 6,
+# its backports 9: fetched from Debian's bookworm-backports through a source list of our
+# own, which leaves the machine's apt configuration as it was.
+BACKPORTS_PACKAGES = {"kicad": "/usr/bin/kicad-cli"}
+BACKPORTS_SOURCE = ("Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\n"
+                    "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
+
+
+def _apt_install(packages, options=(), release=None):
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq", *options], env=env, check=False)
+    cmd = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *options]
+    if release:
+        cmd += ["-t", release]
+    return subprocess.run(cmd + list(packages), env=env).returncode == 0
+
+
+def _backports_options():
+    """apt options that read Debian's sources plus bookworm-backports from a private list."""
+    import tempfile
+    root = Path(tempfile.mkdtemp(prefix="tileclock-apt-"))
+    parts = root / "sources.list.d"
+    parts.mkdir()
+    for source in Path("/etc/apt/sources.list.d").glob("*.sources"):
+        (parts / source.name).write_text(source.read_text())
+    legacy = Path("/etc/apt/sources.list")
+    (root / "sources.list").write_text(legacy.read_text() if legacy.exists() else "")
+    (parts / "tileclock-backports.sources").write_text(BACKPORTS_SOURCE)
+    (root / "lists" / "partial").mkdir(parents=True)
+    return root, ("-o", "Dir::Etc::sourcelist=%s" % (root / "sources.list"),
+                  "-o", "Dir::Etc::sourceparts=%s" % parts,
+                  "-o", "Dir::State::Lists=%s" % (root / "lists"))
 
 
 def ensure_system_packages():
     missing = [pkg for pkg, path in SYSTEM_PACKAGES.items() if not Path(path).exists()]
-    if not missing:
+    backports = [pkg for pkg, path in BACKPORTS_PACKAGES.items() if not Path(path).exists()]
+    if not missing and not backports:
         return
     if os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
-        _say("not installing " + ", ".join(missing) + " (needs root and apt-get); "
-             "the browser tests of the simulator will be skipped")
+        _say("not installing " + ", ".join(missing + backports) + " (needs root and apt-get); "
+             "the tests that need them will be skipped")
         return
-    _say("installing " + ", ".join(missing) + " with apt-get")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
-    result = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
-                            env=env)
-    if result.returncode != 0:
-        _say("apt-get could not install " + ", ".join(missing))
+    if missing:
+        _say("installing " + ", ".join(missing) + " with apt-get")
+        if not _apt_install(missing):
+            _say("apt-get could not install " + ", ".join(missing))
+    debian = Path("/etc/debian_version")
+    if backports and debian.exists() and debian.read_text().startswith("12"):
+        import shutil
+        _say("installing " + ", ".join(backports) + " from bookworm-backports with apt-get")
+        root, options = _backports_options()
+        try:
+            if not _apt_install(backports, options, "bookworm-backports"):
+                _say("apt-get could not install " + ", ".join(backports))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)

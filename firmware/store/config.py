@@ -30,7 +30,7 @@ DEFAULTS = {
     "referee_pin": "0000",
     "verdict_ms": 10000,
     "multitap_ms": 1000,
-    "contrast": 255,
+    "contrast": 128,                 # panel current: hardware/power_budget.csv (>= 12 h on 2,500 mAh)
 }
 
 

@@ -34,12 +34,39 @@ TIMER_WAKE = 4
 TOUCHPAD_WAKE = 5
 ULP_WAKE = 6
 
-# GPIOs of the ESP32 (WROOM): 6-11 belong to the SPI flash, 20, 24 and 28-31
-# do not exist, 34-39 are input only without internal pulls.
-_VALID_GPIO = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23,
-               25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
-_INPUT_ONLY_FIRST = 34
-_ADC_GPIO = (32, 33, 34, 35, 36, 37, 38, 39, 0, 2, 4, 12, 13, 14, 15, 25, 26, 27)
+# GPIOs the port lets Pin() and ADC() take, per chip (ports/esp32/machine_pin.h and
+# machine_adc.c at v1.26.0).  ESP32 (WROOM): 6-11 belong to the SPI flash, 20, 24
+# and 28-31 do not exist, 34-39 are input only without internal pulls.  ESP32-S3
+# with PSRAM: 22-25 do not exist, 26-32 belong to flash and PSRAM, 33-37 to octal
+# PSRAM (the SPIRAM_OCT image for N16R8 refuses them; the quad image takes them),
+# no input-only pins; ADC1 on 1-10, ADC2 on 11-20.
+_CHIP_GPIO = {
+    "esp32": ((0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23,
+               25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39), 34,
+              (32, 33, 34, 35, 36, 37, 38, 39, 0, 2, 4, 12, 13, 14, 15, 25, 26, 27)),
+    "esp32s3": (tuple(range(0, 22)) + tuple(range(38, 49)), 49, tuple(range(1, 21))),
+}
+_chip = [None]
+
+
+def sim_chip(name=None):
+    """The chip whose pins the fake takes: the board's (hwconfig.CHIP) unless set."""
+    global _VALID_GPIO, _INPUT_ONLY_FIRST, _ADC_GPIO
+    if name is None:
+        return _chip[0]
+    _VALID_GPIO, _INPUT_ONLY_FIRST, _ADC_GPIO = _CHIP_GPIO[name]
+    _chip[0] = name
+
+
+def _board_chip():
+    try:
+        import hwconfig
+    except ImportError:
+        return "esp32"
+    return getattr(hwconfig, "CHIP", "esp32")
+
+
+sim_chip(_board_chip())
 
 
 _UNSET = object()

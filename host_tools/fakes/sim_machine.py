@@ -9,8 +9,8 @@
 
 import sim_device
 from machine import (I2C, _bus_by_id, _bus_by_pins, _cause, _irq_disabled, _irq_pending,
-                     _links, _pin_id, _pin_list, _pins, _pwm_history, _pwm_state, _reset,
-                     _state, _voltage_mv, _wdt)
+                     _board_chip, _links, _pin_id, _pin_list, _pins, _pwm_history, _pwm_state,
+                     _reset, _state, _voltage_mv, _wdt, sim_chip)
 
 
 class Signal:
@@ -173,4 +173,5 @@ def sim_reset_all():
     _wdt["fed"] = 0
     _cause[0] = None
     _freq[0] = 160000000
+    sim_chip(_board_chip())
     sim_device.set_clock(None)

@@ -9,6 +9,7 @@ from timebase import ManualClock
 
 def fresh():
     machine.sim_reset_all()
+    machine.sim_chip("esp32")   # these tests check the ESP32 (WROOM) pin rules
 
 
 def test_invalid_gpios_are_refused_like_the_chip():

@@ -1,5 +1,6 @@
 # The SSD1306 panel model decodes what the micropython-lib driver sends.
 
+import hwconfig
 import machine
 from machine import I2C
 from sim_ssd1306 import SSD1306Panel
@@ -41,8 +42,8 @@ class Driver:
 
 def setup():
     machine.sim_reset_all()
-    panel = machine.sim_attach_i2c(SSD1306Panel(), 0x3C, scl=22, sda=21)
-    return panel, Driver(I2C(0, scl=22, sda=21), 0x3C)
+    panel = machine.sim_attach_i2c(SSD1306Panel(), 0x3C, scl=hwconfig.I2C_PLAYERS_SCL, sda=hwconfig.I2C_PLAYERS_SDA)
+    return panel, Driver(I2C(0, scl=hwconfig.I2C_PLAYERS_SCL, sda=hwconfig.I2C_PLAYERS_SDA), 0x3C)
 
 
 def test_power_on_state_is_dark():
@@ -133,7 +134,7 @@ def test_real_driver_and_framebuf_under_micropython():
         skip("the micropython-lib ssd1306 driver is not on the path")
     machine.sim_reset_all()
     panel = machine.sim_attach_i2c(SSD1306Panel(), 0x3D, bus=0)
-    oled = ssd1306.SSD1306_I2C(128, 64, I2C(0, scl=22, sda=21), 0x3D)
+    oled = ssd1306.SSD1306_I2C(128, 64, I2C(0, scl=hwconfig.I2C_PLAYERS_SCL, sda=hwconfig.I2C_PLAYERS_SDA), 0x3D)
     oled.fill(0)
     oled.text("12:34", 0, 0)
     oled.fill_rect(100, 40, 10, 10, 1)

@@ -1,22 +1,46 @@
-"""Enclosure (hardware/enclosure/tileclock.scad): dimensions agree with the README table."""
+"""Enclosure (hardware/enclosure/tileclock.scad): every printable part rendered with CGAL and
+its geometry checked - closed and manifold, one solid, the volume recorded in parts.csv, on a
+220 x 220 mm bed, every hole where a part goes through it, a lectern without slots, and room
+under each deck for the player's button."""
 
+import csv
+import math
 import os
 import re
-import shutil
-import subprocess
+import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCAD = os.path.join(ROOT, "hardware", "enclosure", "tileclock.scad")
+ENCLOSURE = os.path.join(ROOT, "hardware", "enclosure")
+sys.path.insert(0, ENCLOSURE)
+
+import mesh  # noqa: E402
+
+P = mesh.scad_params()
 
 
-def scad_params():
-    with open(SCAD, encoding="utf-8") as f:
-        text = f.read()
-    return dict((m.group(1), float(m.group(2)))
-                for m in re.finditer(r"^([a-z_]+) = (-?[\d.]+);", text, re.M))
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    if not mesh.openscad():
+        if os.environ.get("CI"):
+            pytest.fail("openscad is missing: the test bootstrap installs it (host_tools/bootstrap.py)")
+        pytest.skip("openscad not installed (apt-get install openscad)")
+    out = tmp_path_factory.mktemp("stl")
+    rendered = {}
+    for part in mesh.PARTS:
+        path = str(out / (part + ".stl"))
+        mesh.render_stl(part, path)
+        rendered[part] = mesh.load_stl(path)
+    return rendered
 
+
+def recorded():
+    with open(os.path.join(ENCLOSURE, "parts.csv"), newline="", encoding="utf-8") as f:
+        return {r["part"]: r for r in csv.DictReader(f)}
+
+
+# ------------------------------------------------------------------ the model's numbers
 
 def readme_table():
     with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
@@ -26,41 +50,249 @@ def readme_table():
 
 
 def test_readme_table_matches_the_model():
-    p = scad_params()
     table = readme_table()
-    assert len(table) >= 10
+    assert len(table) >= 12
     for name, value in table.items():
-        assert name in p, name
-        assert p[name] == value, (name, p[name], value)
+        assert name in P, name
+        assert P[name] == value, (name, P[name], value)
 
 
 def test_layout_adds_up_and_parts_fit():
-    p = scad_params()
+    p = P
     assert p["deck_length"] + p["wedge_run"] + p["centre_length"] / 2 == p["length"] / 2
-    # a 60 mm player button fits on its deck, inside the walls
-    assert p["deck_length"] - 2 * p["wall"] >= 58
-    # the display faces are long enough for the 2.42 in module's short side
-    face = ((p["ridge_height"] - p["deck_height"]) ** 2 + p["wedge_run"] ** 2) ** 0.5
+    assert p["split_x"] == p["centre_length"] / 2
+    assert p["deck_length"] - 2 * p["wall"] >= 60          # a 60 mm dome on its deck
+    face = math.hypot(p["ridge_height"] - p["deck_height"], p["wedge_run"])
     assert face >= p["display_pcb_h"] + 2 * p["wall"]
-    assert p["width"] >= p["display_pcb_w"] + 2 * p["wall"]
-    # terminal display and keypad side by side on the lectern
+    assert p["width"] >= p["display_pcb_w"] + 2 * p["led_hole"] + 2 * p["wall"]
     assert p["centre_length"] >= p["display_pcb_w"] + p["keypad_w"] + 2 * p["wall"]
-    lectern = ((p["ridge_height"] - p["deck_height"]) ** 2 + p["lectern_run"] ** 2) ** 0.5
+    lectern = math.hypot(p["ridge_height"] - p["deck_height"], p["lectern_run"])
     assert lectern >= p["keypad_h"]
-    # pause and challenge on the ridge top, behind the lectern
     ridge_front = -p["width"] / 2 + p["lectern_run"]
     assert ridge_front < p["challenge_y"] - p["challenge_button_hole"] / 2
     assert p["challenge_y"] + p["challenge_button_hole"] / 2 < p["pause_y"] - p["pause_button_hole"] / 2
     assert p["pause_y"] + p["pause_button_hole"] / 2 + 6 < p["width"] / 2 - p["wall"]
 
 
-def test_openscad_compiles_it(tmp_path):
-    exe = shutil.which("openscad")
-    if not exe:
+def test_the_named_player_button_fits_under_its_deck():
+    """The 60 mm dome button reaches player_button_depth below the panel (its datasheet
+    figure, hardware/README.md "Parts"); the deck leaves that much plus clearance above
+    the bottom plate."""
+    with open(os.path.join(ROOT, "hardware", "bom.csv"), newline="", encoding="utf-8") as f:
+        line = next(r for r in csv.DictReader(f) if "SW_LEFT" in r["refs"].split())
+    assert "%g mm" % P["player_button_depth"] in line["notes"]
+    room = P["deck_height"] - P["wall"] - P["bottom_thickness"]
+    assert room >= P["player_button_depth"] + P["player_button_clearance"], room
+
+
+# ------------------------------------------------------------------ rendered geometry
+
+@pytest.mark.parametrize("part", mesh.PARTS)
+def test_part_is_one_closed_manifold_solid(parts, part):
+    tris = parts[part]
+    assert len(tris) > 100
+    bad = mesh.edge_problems(tris)
+    assert bad == [], "open or non-manifold edges, e.g. %s" % bad[:3]
+    assert mesh.components(tris) == 1
+    assert mesh.volume(tris) > 0
+
+
+@pytest.mark.parametrize("part", mesh.PARTS)
+def test_part_has_its_recorded_volume_and_fits_the_bed(parts, part):
+    tris = parts[part]
+    vol = mesh.volume(tris) / 1000.0
+    want = float(recorded()[part]["volume_cm3"])
+    assert abs(vol - want) <= 0.01 * want, "volume %.1f cm3, parts.csv says %.1f: run hardware/enclosure/render.py" % (vol, want)
+    assert mesh.fits_bed(tris), mesh.bounds(tris)
+
+
+def test_parts_join_into_the_whole_length(parts):
+    lo, _ = mesh.bounds(parts["left"])
+    _, hi = mesh.bounds(parts["right"])
+    assert lo[0] == pytest.approx(-P["length"] / 2) and hi[0] == pytest.approx(P["length"] / 2)
+    clo, chi = mesh.bounds(parts["centre"])
+    # the centre ends at the cuts, plus its alignment pins
+    assert clo[0] == pytest.approx(-P["split_x"] - P["pin_len"], abs=0.02)
+    assert chi[0] == pytest.approx(P["split_x"] + P["pin_len"], abs=0.02)
+
+
+def clear(tris, seg):
+    return mesh.segment_hits(tris, *seg) == []
+
+
+def blocked(tris, seg):
+    return mesh.segment_hits(tris, *seg) != []
+
+
+def hole_checks(tris, centre, normal, axes, size_a, size_b, open_edge=None):
+    """Through the middle of a cut-out nothing is hit; just beyond its edges the wall is
+    (except an edge that is the part's own bottom edge, `open_edge` = (axis index, sign))."""
+    assert clear(tris, mesh.through(centre, normal, p=P)), ("hole missing at", centre)
+    for k, (axis, size) in enumerate(((axes[0], size_a), (axes[1], size_b))):
+        for sign in (-1, 1):
+            if open_edge == (k, sign):
+                continue
+            off = tuple(sign * (size / 2 + 1.5) * axis[i] for i in range(3))
+            assert blocked(tris, mesh.through(centre, normal, off, p=P)), ("hole too big at", centre, off)
+
+
+def test_players_buttons_displays_and_leds_are_cut(parts):
+    for side, part in ((-1, "left"), (1, "right")):
+        tris = parts[part]
+        bx = side * (P["length"] / 2 + P["centre_length"] / 2 + P["wedge_run"]) / 2
+        up = (0.0, 0.0, 1.0)
+        hole_checks(tris, (bx, 0.0, P["deck_height"]), up, ((1, 0, 0), (0, 1, 0)),
+                    P["player_button_hole"], P["player_button_hole"])
+        centre, normal, along, across = mesh.display_face_frame(P, side)
+        hole_checks(tris, centre, normal, (along, across), P["display_window_h"], P["display_window_w"])
+        led = tuple(centre[i] + across[i] * (P["display_pcb_w"] / 2 + 8) for i in range(3))
+        hole_checks(tris, led, normal, (along, across), P["led_hole"], P["led_hole"])
+
+
+def test_ridge_and_lectern_cutouts(parts):
+    tris = parts["centre"]
+    up = (0.0, 0.0, 1.0)
+    xy = ((1, 0, 0), (0, 1, 0))
+    hole_checks(tris, (0.0, P["pause_y"], P["ridge_height"]), up, xy, P["pause_button_hole"], P["pause_button_hole"])
+    hole_checks(tris, (0.0, P["challenge_y"], P["ridge_height"]), up, xy,
+                P["challenge_button_hole"], P["challenge_button_hole"])
+    hole_checks(tris, (P["status_led_x"], P["pause_y"], P["ridge_height"]), up, xy, P["led_hole"], P["led_hole"])
+    centre, normal, across, along = mesh.lectern_frame(P, -P["centre_length"] / 4)
+    hole_checks(tris, centre, normal, (across, along), P["display_window_w"], P["display_window_h"])
+    # the keypad recess is 0.8 mm deep: a shallow probe ends in it, a deeper one hits the plate
+    kc, kn, _a, _b = mesh.lectern_frame(P, P["centre_length"] / 4)
+    assert clear(tris, mesh.through(kc, kn, depth=0.6))
+    assert blocked(tris, mesh.through(kc, kn, depth=1.2))
+
+
+def test_rear_panel_openings(parts):
+    rear = (0.0, 1.0, 0.0)
+    xz = ((1, 0, 0), (0, 0, 1))
+    y = P["width"] / 2
+    hole_checks(parts["centre"], (P["usb_data_x"], y, P["usb_data_z"]), rear, xz, P["usb_data_w"], P["usb_data_h"])
+    hole_checks(parts["right"], (P["usb_charge_x"], y, P["usb_charge_z"]), rear, xz,
+                P["usb_charge_w"], P["usb_charge_h"], open_edge=(1, -1))
+    assert P["usb_charge_z"] - P["usb_charge_h"] / 2 > P["bottom_thickness"]    # the wall is below it
+    hole_checks(parts["right"], (P["switch_x"], y, P["switch_z"]), rear, xz, P["switch_hole"], P["switch_hole"])
+
+
+def lectern_openings(centre):
+    """Rays straight down through the lectern near both of its ends must meet the lectern
+    plate at its surface; the places where they do not."""
+    top_y = -P["width"] / 2 + P["lectern_run"]
+    openings = []
+    for x in (-P["split_x"] + 0.3, -P["split_x"] + 1.2, -P["split_x"] + 2.5, P["split_x"] - 0.3,
+              P["split_x"] - 1.2, P["split_x"] - 2.5):
+        for y in (-P["width"] / 2 + 5, (-P["width"] / 2 + top_y) / 2, top_y - 5):
+            surface = P["deck_height"] + (y + P["width"] / 2) * (P["ridge_height"] - P["deck_height"]) / P["lectern_run"]
+            start, end = (x, y, P["ridge_height"] + 20), (x, y, P["bottom_thickness"] + 1)
+            hits = mesh.segment_hits(centre, start, end)
+            z = start[2] + hits[0] * (end[2] - start[2]) if hits else None
+            if z is None or not surface - 0.5 <= z <= surface + 0.5:
+                openings.append((x, y, z, surface))
+    return openings
+
+
+def test_lectern_is_closed_along_its_edges(parts):
+    """No slot between the lectern and the display faces; the steps at the lectern's ends
+    close each end part towards the centre."""
+    assert lectern_openings(parts["centre"]) == []
+    top_y = -P["width"] / 2 + P["lectern_run"]
+    for side, part in ((-1, "left"), (1, "right")):
+        for y in (-P["width"] / 2 + 5, top_y - 5):
+            z = P["deck_height"] + (P["ridge_height"] - P["deck_height"]) * 0.9
+            x = side * (P["split_x"] - 5)
+            assert blocked(parts[part], ((x, y, z), (side * (P["split_x"] + 10), y, z))), (part, y)
+
+
+def test_the_lectern_check_finds_the_old_slot(tmp_path):
+    """The model as it was (the cavity's lectern cut narrowed by the wall instead of widened)
+    left a 2.5 mm slot along both lectern edges: the same check finds it there."""
+    if not mesh.openscad():
         pytest.skip("openscad not installed")
-    out = tmp_path / "tileclock.csg"
-    for part in ("body", "bottom"):
-        r = subprocess.run([exe, "-o", str(out), "-D", 'part="%s"' % part, SCAD],
-                           capture_output=True, text=True, timeout=60)
-        assert r.returncode == 0 and "ERROR" not in r.stderr and "WARNING" not in r.stderr, r.stderr
-        assert out.stat().st_size > 1000
+    with open(mesh.SCAD, encoding="utf-8") as f:
+        text = f.read()
+    grown = ("translate([-(wedge_top_x + inset), 0, 0])", "linear_extrude(2 * (wedge_top_x + inset))")
+    assert all(g in text for g in grown)
+    old = text.replace(grown[0], "translate([-(wedge_top_x - inset), 0, 0])").replace(
+        grown[1], "linear_extrude(2 * (wedge_top_x - inset))")
+    scad = tmp_path / "old_lectern.scad"
+    scad.write_text(old)
+    stl = str(tmp_path / "old_centre.stl")
+    mesh.render_stl("centre", stl, scad=str(scad))
+    assert len(lectern_openings(mesh.load_stl(stl))) >= 6
+
+
+def test_decks_have_ribs_and_the_button_has_room(parts):
+    for side, part in ((-1, "left"), (1, "right")):
+        tris = parts[part]
+        bx = side * (P["length"] / 2 + P["centre_length"] / 2 + P["wedge_run"]) / 2
+        under = P["deck_height"] - P["wall"] - 1
+        rib = P["player_button_hole"] / 2 + 9
+        assert mesh.inside(tris, (bx + rib, -40, under))       # rib across the table
+        assert mesh.inside(tris, (bx + 20, rib, under))        # rib along the deck
+        assert not mesh.inside(tris, (bx + rib, -40, under - P["rib_h"]))
+        # the button's body (about 45 mm across) and switch below the deck meet nothing
+        bottom = P["deck_height"] - P["player_button_depth"] - P["player_button_clearance"]
+        for dx, dy in ((0, 0), (18, 0), (-18, 0), (0, 18), (0, -18)):
+            assert clear(tris, ((bx + dx, dy, P["deck_height"] - P["wall"] - 0.1), (bx + dx, dy, bottom)))
+        plate = parts["bottom_" + part]
+        _lo, hi = mesh.bounds([t for t in plate if all(abs(v[0] - bx) < 25 and abs(v[1]) < 25 for v in t)] or plate[:1])
+        assert hi[2] <= bottom, "a mount on the bottom plate sits under the button"
+
+
+def test_joints_have_pins_sockets_and_screw_holes(parts):
+    for side, part in ((-1, "left"), (1, "right")):
+        x_out = side * (P["split_x"] + 1)
+        x_in = side * (P["split_x"] - 1)
+        for y, z in ((-30, P["bottom_thickness"] + 3.3), (P["width"] / 2 - (P["wall"] + P["flange"]) / 2, 78)):
+            # a pin stands out of the centre part, a socket takes it in the end part
+            assert mesh.inside(parts["centre"], (x_out, y, z))
+            assert not mesh.inside(parts[part], (x_out, y, z))
+            assert mesh.inside(parts[part], (side * (P["split_x"] + 1), y + P["pin_d"] / 2 + 1.5, z))
+        band = (P["wall"] + P["flange"]) / 2
+        for y, z in ((-P["width"] / 2 + band, 20), (P["width"] / 2 - band, 60), (0, P["bottom_thickness"] + 3.3)):
+            for tris, x in ((parts["centre"], x_in), (parts[part], x_out)):
+                assert not mesh.inside(tris, (x, y, z)), ("no screw hole", part, y, z)
+                assert mesh.inside(tris, (x, y, z + P["screw_d"] / 2 + 1.2)), ("no flange around the hole", part, y, z)
+
+
+@pytest.mark.parametrize("which", ("left", "centre", "right"))
+def test_bottom_plates_stand_on_feet_and_meet_the_posts(parts, which):
+    plate = parts["bottom_" + which]
+    lo, hi = mesh.bounds(plate)
+    assert lo[2] == pytest.approx(-P["foot_height"], abs=0.02)
+    body = parts[which]
+    # each screw hole of the plate has a post with an insert hole above it
+    holes = 0
+    xs = {"centre": (-P["split_x"] + 14, P["split_x"] - 14),
+          "left": (-P["length"] / 2 + P["wall"] + P["post_d"] / 2 - 0.5, -P["split_x"] - 14),
+          "right": (P["split_x"] + 14, P["length"] / 2 - P["wall"] - P["post_d"] / 2 + 0.5)}[which]
+    y = P["width"] / 2 - P["wall"] - P["post_d"] / 2 + 0.5
+    for x in xs:
+        for sy in (-1, 1):
+            assert not mesh.inside(plate, (x, sy * y, P["bottom_thickness"] / 2))            # screw hole
+            assert mesh.inside(plate, (x + P["screw_d"] / 2 + 1, sy * y, P["bottom_thickness"] / 2))
+            assert not mesh.inside(body, (x, sy * y, P["bottom_thickness"] + 2))            # insert hole
+            assert mesh.inside(body, (x + P["insert_d"] / 2 + 1.2, sy * y, P["bottom_thickness"] + 2))
+            holes += 1
+    assert holes == 4
+
+
+def test_the_views_in_hardware_are_rendered_from_this_model():
+    """The PNG views were drawn by render.py (OpenSCAD) from the model as it is now."""
+    import importlib.util
+    views = os.path.join(ENCLOSURE, "views")
+    spec = importlib.util.spec_from_file_location("tileclock_enclosure_render", os.path.join(ENCLOSURE, "render.py"))
+    render = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(render)       # (firmware/ has a package called render too)
+    for name in render.VIEW_LIST:
+        path = os.path.join(views, name + ".png")
+        with open(path, "rb") as f:
+            head = f.read(24)
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", name
+        w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        assert (w, h) == (1200, 800), name
+    with open(os.path.join(views, "SOURCE"), encoding="utf-8") as f:
+        assert f.read().split() == ["tileclock.scad", "sha256", render.scad_digest()], \
+            "views are stale: run python hardware/enclosure/render.py"

@@ -1,4 +1,5 @@
-"""The pin map (hardware/pinmap.csv): ESP32 constraints, conflicts, and the generated hwconfig."""
+"""The pin maps (hardware/pinmap.csv for the ESP32-S3 reference board, pinmap_wroom.csv for the
+WROOM): the chips' constraints, conflicts, and the generated hwconfig files."""
 
 import copy
 import os
@@ -13,25 +14,41 @@ sys.path.insert(0, os.path.join(ROOT, "hardware"))
 
 import pinmap  # noqa: E402
 
-ROWS = pinmap.load()
+ROWS = {target: pinmap.load(target) for target in pinmap.PINMAPS}
+TARGETS = sorted(pinmap.PINMAPS)
 
 
-def mutated(changes, drop=()):
-    """A copy of the real pin map with some fields of some rows changed."""
-    rows = copy.deepcopy(ROWS)
+def hwconfig_path(target):
+    return pinmap.PINMAPS[target][1]
+
+
+def mutated(changes, drop=(), target="wroom"):
+    """A copy of a real pin map with some fields of some rows changed."""
+    rows = copy.deepcopy(ROWS[target])
     for r in rows:
         if r["signal"] in changes:
             r.update(changes[r["signal"]])
     return [r for r in rows if r["signal"] not in drop]
 
 
-def test_reference_pinmap_has_no_problems():
-    assert pinmap.check(ROWS) == []
+@pytest.mark.parametrize("target", TARGETS)
+def test_pinmap_has_no_problems(target):
+    assert pinmap.check(ROWS[target]) == []
 
 
-def test_hwconfig_is_what_the_generator_writes():
-    with open(pinmap.HWCONFIG_PY, encoding="utf-8") as f:
-        assert f.read() == pinmap.render_hwconfig(ROWS), "run python hardware/gen_hwconfig.py"
+@pytest.mark.parametrize("target", TARGETS)
+def test_hwconfig_is_what_the_generator_writes(target):
+    with open(hwconfig_path(target), encoding="utf-8") as f:
+        assert f.read() == pinmap.render_hwconfig(ROWS[target], target), "run python hardware/gen_hwconfig.py"
+
+
+def test_reference_is_the_s3_and_the_targets_table_agrees():
+    sys.path.insert(0, ROOT)
+    from host_tools import targets
+    assert pinmap.REFERENCE == targets.DEFAULT_TARGET == "s3"
+    for target, (_csv, py) in pinmap.PINMAPS.items():
+        assert os.path.basename(py) == targets.TARGETS[target]["hwconfig"]
+        assert pinmap.chip_of(ROWS[target]) == targets.TARGETS[target]["chip"]
 
 
 def test_generator_check_mode_agrees():
@@ -40,17 +57,19 @@ def test_generator_check_mode_agrees():
     assert r.returncode == 0, r.stderr
 
 
-def load_hwconfig():
+def load_hwconfig(target="s3"):
     ns = {}
-    with open(pinmap.HWCONFIG_PY, encoding="utf-8") as f:
+    with open(hwconfig_path(target), encoding="utf-8") as f:
         src = f.read()
     assert "import" not in src.replace("do not edit", "")  # nothing to import under MicroPython
     exec(compile(src, "hwconfig.py", "exec"), ns)
     return ns
 
 
-def test_hwconfig_has_the_agreed_interface():
-    h = load_hwconfig()
+@pytest.mark.parametrize("target", TARGETS)
+def test_hwconfig_has_the_agreed_interface(target):
+    h = load_hwconfig(target)
+    chip = pinmap.CHIPS[h["CHIP"]]
     for name in pinmap.REQUIRED_NAMES:
         assert name in h, name
     ints = [n for n in pinmap.REQUIRED_NAMES if n.startswith(("PIN_", "I2C_", "ADDR_", "DISPLAY_"))]
@@ -73,10 +92,27 @@ def test_hwconfig_has_the_agreed_interface():
     for n in ("PIN_BUTTON_LEFT", "PIN_BUTTON_RIGHT", "PIN_BUTTON_PAUSE", "PIN_BUTTON_CHALLENGE"):
         assert h["PULL_UP_PINS"][h[n]] is h["BUTTON_PULL_UP"]
         if h["BUTTON_PULL_UP"]:
-            assert not 34 <= h[n] <= 39
+            assert h[n] not in chip["input_only"]
     for gpio, internal in h["PULL_UP_PINS"].items():
-        if 34 <= gpio <= 39:
+        if gpio in chip["input_only"]:
             assert internal is False
+    # the pause button wakes the chip; on the S3 every button can
+    assert h["WAKE_PINS"][0] == h["PIN_BUTTON_PAUSE"]
+    buttons = {h[n] for n in ("PIN_BUTTON_LEFT", "PIN_BUTTON_RIGHT", "PIN_BUTTON_PAUSE", "PIN_BUTTON_CHALLENGE")}
+    if chip["wake_all_buttons"]:
+        assert set(h["WAKE_PINS"]) == buttons
+    assert set(h["WAKE_PINS"]) <= chip["rtc"]
+
+
+def test_s3_pins_are_free_on_quad_and_octal_psram_modules():
+    h = load_hwconfig("s3")
+    used = set(h["PINS"].values())
+    assert not used & set(range(26, 38)), "flash / PSRAM pins (26-32 quad, 33-37 octal)"
+    assert not used & {0, 3, 45, 46}, "strapping pins"
+    assert not used & {19, 20, 43, 44}, "USB and UART0"
+    assert not used & {38, 48}, "the DevKitC-1's RGB LED"
+    assert h["PIN_BATTERY_ADC"] in range(1, 11), "ADC1"
+    assert set(h["WAKE_PINS"]) <= set(range(0, 22)), "RTC GPIOs"
 
 
 def _find(name):
@@ -87,26 +123,29 @@ def _find(name):
     return shutil.which(name)
 
 
-def test_hwconfig_imports_under_micropython(tmp_path):
+@pytest.mark.parametrize("target", TARGETS)
+def test_hwconfig_imports_under_micropython(tmp_path, target):
     mp = _find("micropython")
     if not mp:
         pytest.skip("no micropython interpreter")
-    code = ("import sys; sys.path.insert(0, %r); import hwconfig as h; "
+    module = os.path.basename(hwconfig_path(target))[:-3]
+    code = ("import sys; sys.path.insert(0, %r); import %s as h; "
             "print(h.KEYPAD_ROWS, h.PIN_BATTERY_ADC, h.BATTERY_DIVIDER, len(h.PINS))"
-            % os.path.dirname(pinmap.HWCONFIG_PY))
+            % (os.path.dirname(hwconfig_path(target)), module))
     r = subprocess.run([mp, "-c", code], capture_output=True, text=True, timeout=20, cwd=str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
-    h = load_hwconfig()
+    h = load_hwconfig(target)
     assert r.stdout.split() == ("(%d, %d, %d, %d) %d %r %d" % (
         h["KEYPAD_ROWS"] + (h["PIN_BATTERY_ADC"], h["BATTERY_DIVIDER"], len(h["PINS"])))).split()
 
 
-def test_hwconfig_compiles_with_mpy_cross(tmp_path):
+@pytest.mark.parametrize("target", TARGETS)
+def test_hwconfig_compiles_with_mpy_cross(tmp_path, target):
     mc = _find("mpy-cross")
     if not mc:
         pytest.skip("no mpy-cross")
     out = tmp_path / "hwconfig.mpy"
-    r = subprocess.run([mc, "-o", str(out), pinmap.HWCONFIG_PY], capture_output=True, text=True, timeout=20)
+    r = subprocess.run([mc, "-o", str(out), hwconfig_path(target)], capture_output=True, text=True, timeout=20)
     assert r.returncode == 0, r.stderr
     assert out.stat().st_size > 0
 
@@ -153,23 +192,71 @@ BROKEN = [
     ({"BUZZER": {"connects": []}}, (), "would go nowhere"),
     ({"DISPLAY_WIDTH": {"value": "128 px"}}, (), "literal"),
     ({"LED_LEFT": {"kind": "lamp"}}, (), "unknown kind"),
+    ({"BUTTON_PAUSE": {"gpio": 16}, "BUTTON_CHALLENGE": {"gpio": 4}}, (), "wake the chip"),
+    ({"KEYPAD_ROW1": {"pull": "internal"}}, (), "open-drain"),
+    ({"CHIP": {"value": "'esp8266'"}}, (), "CHIP must"),
+]
+
+BROKEN_S3 = [
+    ({"LED_STATUS": {"gpio": 30}}, (), "flash and PSRAM"),
+    ({"LED_STATUS": {"gpio": 35}}, (), "octal PSRAM"),
+    ({"LED_STATUS": {"gpio": 19}}, (), "USB D-"),
+    ({"LED_STATUS": {"gpio": 20}}, (), "USB D+"),
+    ({"LED_STATUS": {"gpio": 43}}, (), "UART0"),
+    ({"LED_STATUS": {"gpio": 0}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 3}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 45}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 46}}, (), "strapping"),
+    ({"LED_STATUS": {"gpio": 48}}, (), "RGB LED"),
+    ({"LED_STATUS": {"gpio": 38}}, (), "RGB LED"),
+    ({"LED_STATUS": {"gpio": 23}}, (), "does not exist"),
+    ({"LED_STATUS": {"gpio": 49}}, (), "does not exist"),
+    ({"BATTERY_SENSE": {"gpio": 12}, "KEYPAD_COL4": {"gpio": 8}}, (), "ADC1"),
+    ({"BUTTON_LEFT": {"gpio": 47}}, (), "wake the chip"),
+    ({"BUTTON_CHALLENGE": {"gpio": 21}}, (), None),           # RTC_GPIO21: allowed
+    ({"I2C_PLAYERS_SDA": {"pull": "internal"}}, (), "I2C needs external"),
+    ({"KEYPAD_COL1": {"pull": "none"}}, (), "needs a pull-up"),
 ]
 
 
 @pytest.mark.parametrize("changes,drop,word", BROKEN, ids=[b[2] + "-" + str(i) for i, b in enumerate(BROKEN)])
-def test_checker_complains_about_a_broken_pinmap(changes, drop, word):
-    rows = mutated(changes, drop)
+def test_checker_complains_about_a_broken_wroom_pinmap(changes, drop, word):
+    rows = mutated(changes, drop, "wroom")
     problems = pinmap.check(rows)
     assert any(word in p for p in problems), problems
     with pytest.raises(pinmap.PinmapError):
-        pinmap.render_hwconfig(rows)
+        pinmap.render_hwconfig(rows, "wroom")
+
+
+@pytest.mark.parametrize("changes,drop,word", BROKEN_S3, ids=[str(b[2]) + "-" + str(i) for i, b in enumerate(BROKEN_S3)])
+def test_checker_applies_the_s3_rules(changes, drop, word):
+    rows = mutated(changes, drop, "s3")
+    problems = pinmap.check(rows)
+    if word is None:
+        assert problems == []
+        return
+    assert any(word in p for p in problems), problems
+    with pytest.raises(pinmap.PinmapError):
+        pinmap.render_hwconfig(rows, "s3")
+
+
+def test_the_wroom_rules_do_not_pass_an_s3_map():
+    rows = [dict(r) for r in ROWS["s3"]]
+    for r in rows:
+        if r["hwconfig"] == "CHIP":
+            r["value"] = "'esp32'"
+    problems = pinmap.check(rows)
+    assert any("SPI flash" in p for p in problems) and any("does not exist" in p for p in problems)
 
 
 def test_a_legal_move_is_accepted():
-    # the spare strapping pin GPIO2 with an LED (which holds it low) is fine
-    rows = mutated({"LED_STATUS": {"gpio": 2, "boot_level": "low"}})
+    # the spare strapping pin GPIO2 with an LED (which holds it low) is fine on the WROOM
+    rows = mutated({"LED_STATUS": {"gpio": 2, "boot_level": "low"}}, (), "wroom")
     assert pinmap.check(rows) == []
-    assert "PIN_LED_STATUS = 2" in pinmap.render_hwconfig(rows)
+    assert "PIN_LED_STATUS = 2" in pinmap.render_hwconfig(rows, "wroom")
+    # and the spare GPIO21 on the S3
+    rows = mutated({"LED_STATUS": {"gpio": 21}}, (), "s3")
+    assert pinmap.check(rows) == []
 
 
 def test_parse_rejects_wrong_columns_and_gpio_text():

@@ -1,10 +1,13 @@
-"""Netlist, Wokwi diagram, wiring picture and README table agree with hardware/pinmap.csv."""
+"""Netlists, Wokwi diagrams, wiring pictures and README tables agree with the pin maps
+(hardware/pinmap.csv for the ESP32-S3 reference board, pinmap_wroom.csv for the WROOM)."""
 
 import json
 import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HW = os.path.join(ROOT, "hardware")
@@ -14,9 +17,10 @@ import board  # noqa: E402
 import gen_wiring  # noqa: E402
 import pinmap  # noqa: E402
 
-ROWS = pinmap.load()
-SIGNALS = pinmap.signals(ROWS)
-NAMES = pinmap.build_names(ROWS)
+TARGETS = gen_wiring.TARGETS
+ROWS = {t: pinmap.load(t) for t in TARGETS}
+SIGNALS = {t: pinmap.signals(ROWS[t]) for t in TARGETS}
+NAMES = {t: pinmap.build_names(ROWS[t]) for t in TARGETS}
 
 
 def read(*parts):
@@ -54,8 +58,9 @@ def field(node, key):
     return None
 
 
-def netlist():
-    tree = sexpr(read("schematic", "tileclock.net"))
+def netlist(target):
+    with open(gen_wiring.netlist_path(target), encoding="utf-8") as f:
+        tree = sexpr(f.read())
     assert tree[0] == "export" and field(tree, "version") == "E"
     comps = next(x for x in tree if isinstance(x, list) and x[0] == "components")
     nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")
@@ -68,8 +73,9 @@ def netlist():
     return refs, out
 
 
-def test_netlist_gpio_nets_follow_the_pinmap():
-    refs, nets = netlist()
+@pytest.mark.parametrize("target", TARGETS)
+def test_netlist_gpio_nets_follow_the_pinmap(target):
+    refs, nets = netlist(target)
     where = {}
     for name, nodes in nets.items():
         for ref, pin, func in nodes:
@@ -83,10 +89,10 @@ def test_netlist_gpio_nets_follow_the_pinmap():
                 assert int(func[2:]) not in u1_gpio_nets, "two nets on one GPIO"
                 u1_gpio_nets[int(func[2:])] = name
                 # the pin numbering follows the DevKitC header
-                assert board.DEVKIT_PINS[int(pin) - 1][1] == func
+                assert board.devkit_pins(target)[int(pin) - 1][1] == func
     # exactly the pin map's GPIOs are wired
-    assert sorted(u1_gpio_nets) == sorted(r["gpio"] for r in SIGNALS)
-    for r in SIGNALS:
+    assert sorted(u1_gpio_nets) == sorted(r["gpio"] for r in SIGNALS[target])
+    for r in SIGNALS[target]:
         net = nets[u1_gpio_nets[r["gpio"]]]
         endpoints = {"%s.%s" % (ref, func) for ref, _pin, func in net} | \
                     {"%s.%s" % (ref, pin) for ref, pin, _func in net}
@@ -103,18 +109,27 @@ def test_netlist_gpio_nets_follow_the_pinmap():
             assert pullups == []
 
 
-def test_netlist_power_and_display_straps():
-    refs, nets = netlist()
+@pytest.mark.parametrize("target", TARGETS)
+def test_netlist_power_and_display_straps(target):
+    refs, nets = netlist(target)
+    names = NAMES[target]
     def on(net, ref, func):
         return any(r == ref and f == func for r, _p, f in nets[net])
     assert on("+3V3", "U1", "3V3") and on("GND", "U1", "GND")
     assert on("VUSB", "U1", "5V") and on("VUSB", "Q1", "G")     # USB turns the battery path off
     assert on("+3V3", "Q1", "S") and on("3V3_REG", "Q1", "D") and on("3V3_REG", "U3", "VOUT")
     assert on("VBAT_SW", "U3", "VIN") and on("VBAT_SW", "R_BAT_TOP", "1")
-    assert not any(f in ("IO0", "IO12", "TXD0", "RXD0") for nets_ in nets.values() for r, _p, f in nets_ if r == "U1")
+    # cell safety: a reversed cell meets Q2 turned off; a short after the charger trips F1
+    assert on("HOLDER+", "BT1", "+") and on("HOLDER+", "Q2", "D") and on("CELL-", "Q2", "G")
+    assert on("CELL+", "Q2", "S") and on("CELL+", "U2", "B+") and on("CELL-", "U2", "B-")
+    assert on("VBAT_PROT", "U2", "OUT+") and on("VBAT_PROT", "F1", "1")
+    assert on("VBAT_FUSED", "F1", "2") and on("VBAT_FUSED", "SW1", "1") and on("VBAT_SW", "SW1", "2")
+    reserved = {"wroom": {"IO0", "IO12", "TXD0", "RXD0"},
+                "s3": {"IO0", "IO3", "IO45", "IO46", "TX", "RX", "IO19", "IO20", "IO38", "IO48"}}[target]
+    assert not any(f in reserved for nets_ in nets.values() for r, _p, f in nets_ if r == "U1")
     # D/C straps give the addresses the firmware is told
-    for ref, addr in (("DISP_LEFT", NAMES["ADDR_DISPLAY_LEFT"]), ("DISP_RIGHT", NAMES["ADDR_DISPLAY_RIGHT"]),
-                      ("DISP_TERMINAL", NAMES["ADDR_DISPLAY_TERMINAL"])):
+    for ref, addr in (("DISP_LEFT", names["ADDR_DISPLAY_LEFT"]), ("DISP_RIGHT", names["ADDR_DISPLAY_RIGHT"]),
+                      ("DISP_TERMINAL", names["ADDR_DISPLAY_TERMINAL"])):
         assert on("+3V3" if addr == 0x3D else "GND", ref, "DC"), ref
         assert on("GND", ref, "CS") and on("+3V3", ref, "VCC") and on("OLED_RES", ref, "RES")
     # the players' displays share the players' bus, the terminal has its own
@@ -122,30 +137,47 @@ def test_netlist_power_and_display_straps():
         assert {r for r, _p, f in nets[sig] if r.startswith("DISP_")} == set(disps)
 
 
-def test_netlist_divider_matches_battery_divider():
-    refs, nets = netlist()
+@pytest.mark.parametrize("target", TARGETS)
+def test_i2c_pull_ups_are_2k2(target):
+    refs, nets = netlist(target)
+    for r in SIGNALS[target]:
+        if r["kind"] in ("i2c_scl", "i2c_sda"):
+            assert refs[board.pull_up_ref(r)] == "2.2k", r["signal"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_netlist_divider_matches_battery_divider(target):
+    refs, nets = netlist(target)
     def ohms(v):
         m = re.match(r"^([\d.]+)([kM]?)$", v)
         return float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6}[m.group(2)]
     top, bot = ohms(refs["R_BAT_TOP"]), ohms(refs["R_BAT_BOT"])
-    assert abs((top + bot) / bot - NAMES["BATTERY_DIVIDER"]) < 1e-9
+    assert abs((top + bot) / bot - NAMES[target]["BATTERY_DIVIDER"]) < 1e-9
 
 
 # ------------------------------------------------------------------ Wokwi
 
-WOKWI_GPIO = dict((name, int(name)) for name in board.WOKWI_J1 + board.WOKWI_J3 if name.isdigit())
-WOKWI_GPIO.update({"VP": 36, "VN": 39, "TX": 1, "RX": 3})
+def wokwi_gpio(target):
+    names = board.BOARDS[target]["wokwi_J1"] + board.BOARDS[target]["wokwi_J3"]
+    out = dict((name, int(name)) for name in names if name.isdigit())
+    if target == "wroom":
+        out.update({"VP": 36, "VN": 39, "TX": 1, "RX": 3})
+    else:
+        out.update({"TX": 43, "RX": 44})
+    return out
 
 
-def wokwi_groups():
-    d = json.loads(read("wokwi", "diagram.json"))
+def wokwi_groups(target):
+    with open(gen_wiring.diagram_path(target), encoding="utf-8") as f:
+        d = json.load(f)
     assert d["version"] == 1
     parts = {p["id"]: p for p in d["parts"]}
-    assert parts["esp"]["type"] == "board-esp32-devkit-c-v4"
+    assert parts["esp"]["type"] == board.BOARDS[target]["wokwi_type"]
     parent = {}
 
     def find(x):
         x = "esp:GND" if x.startswith("esp:GND.") else x
+        x = "esp:3V3" if x.startswith("esp:3V3.") else x
         parent.setdefault(x, x)
         while parent[x] != x:
             x = parent[x]
@@ -170,15 +202,23 @@ def group_of(groups, pin):
     return {pin}
 
 
-def test_wokwi_connections_follow_the_pinmap():
-    parts, groups = wokwi_groups()
-    esp_pin = dict((g, n) for n, g in WOKWI_GPIO.items())
+def test_the_reference_simulation_is_the_s3_devkit():
+    d = json.loads(read("wokwi", "diagram.json"))
+    assert d["parts"][0]["type"] == "board-esp32-s3-devkitc-1"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_wokwi_connections_follow_the_pinmap(target):
+    parts, groups = wokwi_groups(target)
+    gpio_of = wokwi_gpio(target)
+    names = NAMES[target]
+    esp_pin = dict((g, n) for n, g in gpio_of.items())
     used = set()
     for g in groups:
-        gpios = [WOKWI_GPIO[p[4:]] for p in g if p.startswith("esp:") and p[4:] in WOKWI_GPIO]
+        gpios = [gpio_of[p[4:]] for p in g if p.startswith("esp:") and p[4:] in gpio_of]
         assert len(gpios) <= 1, g
         used.update(gpios)
-    assert used == {r["gpio"] for r in SIGNALS}
+    assert used == {r["gpio"] for r in SIGNALS[target]}
     by_type = lambda t: sorted(p["id"] for p in parts.values() if p["type"] == t)
     def grp(gpio):
         return group_of(groups, "esp:" + esp_pin[gpio])
@@ -186,32 +226,41 @@ def test_wokwi_connections_follow_the_pinmap():
     for const, wid in (("PIN_BUTTON_LEFT", "btn_left"), ("PIN_BUTTON_RIGHT", "btn_right"),
                        ("PIN_BUTTON_PAUSE", "btn_pause"), ("PIN_BUTTON_CHALLENGE", "btn_challenge")):
         assert parts[wid]["type"] == "wokwi-pushbutton"
-        assert wid + ":1.l" in grp(NAMES[const])
+        assert wid + ":1.l" in grp(names[const])
         assert wid + ":2.r" in group_of(groups, "esp:GND")
     # keypad rows and columns in order
     for i in range(4):
-        assert "keypad:R%d" % (i + 1) in grp(NAMES["KEYPAD_ROWS"][i])
-        assert "keypad:C%d" % (i + 1) in grp(NAMES["KEYPAD_COLS"][i])
+        assert "keypad:R%d" % (i + 1) in grp(names["KEYPAD_ROWS"][i])
+        assert "keypad:C%d" % (i + 1) in grp(names["KEYPAD_COLS"][i])
     # displays: addresses and buses
     assert by_type("board-ssd1306") == ["oled_left", "oled_right", "oled_terminal"]
     for wid, addr, bus in (("oled_left", "ADDR_DISPLAY_LEFT", "PLAYERS"), ("oled_right", "ADDR_DISPLAY_RIGHT", "PLAYERS"),
                            ("oled_terminal", "ADDR_DISPLAY_TERMINAL", "TERMINAL")):
-        assert int(parts[wid]["attrs"]["i2cAddress"], 16) == NAMES[addr]
-        assert wid + ":SCL" in grp(NAMES["I2C_%s_SCL" % bus])
-        assert wid + ":SDA" in grp(NAMES["I2C_%s_SDA" % bus])
+        assert int(parts[wid]["attrs"]["i2cAddress"], 16) == names[addr]
+        assert wid + ":SCL" in grp(names["I2C_%s_SCL" % bus])
+        assert wid + ":SDA" in grp(names["I2C_%s_SDA" % bus])
         assert wid + ":VCC" in group_of(groups, "esp:3V3") and wid + ":GND" in group_of(groups, "esp:GND")
     # LEDs through their resistors, buzzer through its resistor, battery pot on the ADC
     for const, led, res in (("PIN_LED_LEFT", "led_left", "r_led_left"), ("PIN_LED_RIGHT", "led_right", "r_led_right"),
                             ("PIN_LED_STATUS", "led_status", "r_led_status")):
-        assert res + ":1" in grp(NAMES[const])
+        assert res + ":1" in grp(names[const])
         assert led + ":A" in group_of(groups, res + ":2")
         assert led + ":C" in group_of(groups, "esp:GND")
-    assert "r_buzzer:1" in grp(NAMES["PIN_BUZZER"]) and "buzzer:2" in group_of(groups, "r_buzzer:2")
-    assert "pot_battery:SIG" in grp(NAMES["PIN_BATTERY_ADC"])
+    assert "r_buzzer:1" in grp(names["PIN_BUZZER"]) and "buzzer:2" in group_of(groups, "r_buzzer:2")
+    assert "pot_battery:SIG" in grp(names["PIN_BATTERY_ADC"])
     # external pull-ups are in the simulation too
-    for r in SIGNALS:
+    for r in SIGNALS[target]:
         pulled = any(x.startswith("r_pu_") for x in grp(r["gpio"]))
         assert pulled == (r["pull"] == "external"), r["signal"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_wokwi_battery_starts_charged(target):
+    """The pot's value (0-1023 over 0-3.3 V at the pin) gives a cell between LOW and full."""
+    parts, _groups = wokwi_groups(target)
+    value = int(parts["pot_battery"]["attrs"]["value"])
+    cell_mv = value / 1023 * 3300 * NAMES[target]["BATTERY_DIVIDER"]
+    assert NAMES[target]["BATTERY_LOW_MV"] + 100 < cell_mv <= 4200, cell_mv
 
 
 def test_wokwi_toml_points_at_a_micropython_image():
@@ -221,28 +270,30 @@ def test_wokwi_toml_points_at_a_micropython_image():
 
 # ------------------------------------------------------------------ picture and README
 
-def test_svg_and_readme_show_every_signal():
-    svg = read("wiring.svg")
+@pytest.mark.parametrize("target", TARGETS)
+def test_svg_and_readme_show_every_signal(target):
+    with open(gen_wiring.svg_path(target), encoding="utf-8") as f:
+        svg = f.read()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     readme = read("README.md")
-    assert "](wiring.svg)" in readme
-    table = readme.split(gen_wiring.TABLE_BEGIN)[1].split(gen_wiring.TABLE_END)[0]
-    for r in SIGNALS:
+    assert "](%s)" % os.path.basename(gen_wiring.svg_path(target)) in readme
+    begin, end = gen_wiring.table_markers(target)
+    table = readme.split(begin)[1].split(end)[0]
+    for r in SIGNALS[target]:
         assert "GPIO%d</tspan> %s" % (r["gpio"], r["signal"]) in svg
         assert re.search(r"^\| %d \| J[13]-\d+ \| %s \| `%s` \|" % (r["gpio"], r["signal"], re.escape(r["hwconfig"])),
                          table, re.M), r["signal"]
 
 
 def test_a_changed_pinmap_changes_every_output():
-    rows = [dict(r) for r in ROWS]
+    rows = [dict(r) for r in ROWS["s3"]]
     for r in rows:
         if r["signal"] == "LED_STATUS":
-            r["gpio"] = 2
-            r["boot_level"] = "low"
+            r["gpio"] = 21
     assert pinmap.check(rows) == []
     readme = read("README.md")
     assert gen_wiring.render_netlist(rows) != read("schematic", "tileclock.net")
     assert gen_wiring.render_diagram(rows) != read("wokwi", "diagram.json")
     assert gen_wiring.render_svg(rows) != read("wiring.svg")
     assert gen_wiring.render_readme(rows, readme) != readme
-    assert '"esp:2"' in gen_wiring.render_diagram(rows)
+    assert '"esp:21"' in gen_wiring.render_diagram(rows)
