@@ -4,7 +4,7 @@
 # out of the heap.
 
 import sim_device
-from esp32 import ESP_ERR_INVALID_ARG, ESP_ERR_INVALID_SIZE, _esp_err
+from esp32 import _ESP_ERR_INVALID_ARG, _ESP_ERR_INVALID_SIZE, _esp_err
 
 
 # ---------------------------------------------------------------------------
@@ -18,13 +18,13 @@ _SUBTYPES = {"factory": 0x00, "ota_0": 0x10, "ota_1": 0x11, "ota": 0x00, "phy": 
              "nvs": 0x02, "coredump": 0x03, "nvs_keys": 0x04, "efuse": 0x05,
              "undefined": 0x06, "esphttpd": 0x80, "fat": 0x81, "spiffs": 0x82,
              "littlefs": 0x83}
-DEFAULT_TABLE = (
+_DEFAULT_TABLE = (
     ("nvs", 1, 0x02, 0x9000, 0x6000),
     ("phy_init", 1, 0x01, 0xF000, 0x1000),
     ("factory", 0, 0x00, 0x10000, 0x1F0000),
     ("vfs", 1, 0x81, 0x200000, 0x200000),
 )
-PARTITION_CSV = "partitions.csv"
+_PARTITION_CSV = "partitions.csv"
 
 
 def _num(text):
@@ -37,9 +37,9 @@ def _num(text):
 
 
 def _table():
-    path = sim_device.path_in_device(PARTITION_CSV)
+    path = sim_device.path_in_device(_PARTITION_CSV)
     if not sim_device.file_exists(path):
-        return DEFAULT_TABLE
+        return _DEFAULT_TABLE
     rows = []
     offset = 0x9000
     with open(path) as f:
@@ -112,7 +112,7 @@ class Partition:
 
     def _check_range(self, offset, length):
         if offset < 0 or offset + length > self._row[4]:
-            raise _esp_err(ESP_ERR_INVALID_SIZE)
+            raise _esp_err(_ESP_ERR_INVALID_SIZE)
 
     def _read(self, offset, buf):
         n = len(buf)
@@ -149,7 +149,7 @@ class Partition:
         if offset is None:
             # A simple write: the port erases the range first.
             if len(data) % _BLOCK or start % _BLOCK:
-                raise _esp_err(ESP_ERR_INVALID_SIZE)
+                raise _esp_err(_ESP_ERR_INVALID_SIZE)
             self._check_range(start, len(data))
             self._write_raw(start, data)
             return
@@ -162,10 +162,11 @@ class Partition:
             old[i] &= data[i]
         self._write_raw(start, old)
 
-    def erase(self, block_num, count=1):
+    def _erase(self, block_num):
+        # ioctl(6): one 4 KB sector (esp_partition_erase_range, esp32_partition.c:264-270)
         start = block_num * self._bs
-        self._check_range(start, count * self._bs)
-        self._write_raw(start, b"\xff" * (count * self._bs))
+        self._check_range(start, self._bs)
+        self._write_raw(start, b"\xff" * self._bs)
 
     def ioctl(self, cmd, arg=None):
         if cmd in (1, 2, 3):  # init, deinit, sync
@@ -175,13 +176,13 @@ class Partition:
         if cmd == 5:
             return self._bs
         if cmd == 6:
-            self.erase(arg)
+            self._erase(arg)
             return 0
         return None
 
     def set_boot(self):
         if self._row[1] != 0:
-            raise _esp_err(ESP_ERR_INVALID_ARG)
+            raise _esp_err(_ESP_ERR_INVALID_ARG)
 
     def get_next_update(self):
         raise OSError(2, "ENOENT")
