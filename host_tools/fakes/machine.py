@@ -707,7 +707,7 @@ def idle():
 
 
 _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",
-         "wake_reason", "RTC", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
+         "wake_reason", "RTC", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
          "sim_busy_begin", "sim_busy_end", "sim_irq_stats",
          "sim_pwm", "sim_pwm_history", "sim_wdt_started", "sim_wdt_due", "sim_wdt_check",
          "sim_set_reset_cause", "sim_reset_all")

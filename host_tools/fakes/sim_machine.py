@@ -49,6 +49,23 @@ def sim_irq_stats():
     return {"run": _sched_state["run"], "dropped": _sched_state["dropped"], "queued": len(_sched)}
 
 
+class UART:
+    """Only the rate: the simulated wire (host_tools/sim/wire.py) reads UARTn's rate
+    from the device folder (.sim-uartN) and garbles bytes while the host's differs."""
+
+    def __init__(self, id, baudrate=0, **kwargs):
+        if id not in (0, 1, 2):
+            raise ValueError("UART(%d) does not exist" % id)
+        self._id = id
+        if baudrate:
+            self.init(baudrate=baudrate)
+
+    def init(self, baudrate=0, **kwargs):
+        if baudrate:
+            with open(sim_device.path_in_device(".sim-uart%d" % self._id), "w") as f:
+                f.write("%d\n" % baudrate)
+
+
 # ports/esp32/machine_rtc.c:59-61, 165-176: RTC().memory() keeps at most 2048 bytes.
 _RTC_MEMORY_MAX = 2048
 _rtc = {"memory": b""}

@@ -135,6 +135,10 @@ PORT_API = {
     "machine.WDT": {"feed"},
     # extmod/machine_signal.c:161-165
     "machine.Signal": {"value", "on", "off"},
+    # extmod/machine_uart.c and ports/esp32/machine_uart.c:100-111
+    "machine.UART": {"init", "deinit", "any", "read", "readline", "readinto", "write",
+                     "sendbreak", "flush", "txdone", "irq", "INV_TX", "INV_RX", "INV_RTS",
+                     "INV_CTS", "RTS", "CTS", "IRQ_RX", "IRQ_RXIDLE", "IRQ_BREAK"},
     # ports/esp32/machine_rtc.c:178-184
     "machine.RTC": {"init", "datetime", "memory"},
     # ports/esp32/esp32_nvs.c:134-141
