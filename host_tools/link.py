@@ -49,12 +49,17 @@ INFO = 0x01
 CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
+BAUD = 0x05
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
 LEX_ABORT = 0x13
 REPLY = 0x80
 ERROR = 0x7F
+
+# Rates to try for the WROOM's UART, fastest first: 921600 is the most every common
+# USB-UART bridge on those boards takes (CP2102: 921600; CH340, CH9102, FT231X: more).
+FAST_BAUDS = (921600, 460800, 230400)
 
 # Errors worth sending the same request again for.
 RETRY_CODES = {"E_FRAME", "E_CHUNK"}
@@ -254,6 +259,37 @@ class Link:
             out += reply[4:]
             if progress:
                 progress(len(out))
+
+    def switch_baud(self, rates=FAST_BAUDS) -> int:
+        """Move the link to the fastest of `rates` both ends take; returns the rate in use.
+
+        The device answers at the old rate, then switches; this side follows and checks
+        with INFO.  If that fails, both go back: the device by itself after its
+        probation (link/server.py), this side at once.  A device on native USB (where
+        the rate means nothing) takes any rate."""
+        old = self.ser.baudrate
+        for rate in rates:
+            if rate == old:
+                return old
+            try:
+                reply = self.request_json(BAUD, {"baud": rate}, retries=1)
+            except DeviceError:
+                continue                    # not offered: try a slower one
+            except LinkError:
+                return old                  # no BAUD at all (an older firmware)
+            # Let the device's UART switch first: it does once the reply has left, and
+            # the bridge may still hold the reply's last bytes for a USB frame or two.
+            time.sleep(0.1)
+            self.ser.baudrate = rate
+            try:
+                self.request(INFO, timeout=max(0.3, self.timeout / 2), retries=2)
+                return rate
+            except LinkError:
+                self.ser.baudrate = old
+                time.sleep(reply.get("probation_ms", 2000) / 1000 + 0.3)
+                self.decoder.reset()
+                self.request(INFO)          # back where we started (raises if not)
+        return old
 
     def abort_lexicon(self) -> None:
         self.request(LEX_ABORT)

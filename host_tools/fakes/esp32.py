@@ -155,7 +155,7 @@ class NVS:
 
 # Flash partitions (Partition, sim_partition_file, the partition table) live in
 # esp32_flash.py, imported on first use.
-_LAZY = ("Partition", "sim_partition_file")
+_LAZY = ("Partition", "sim_partition_file", "sim_flash_timing")
 
 
 def __getattr__(name):

@@ -62,6 +62,11 @@ class UART:
 
     def init(self, baudrate=0, **kwargs):
         if baudrate:
+            # The port first waits until what was sent has left (uart_wait_tx_done,
+            # ports/esp32/machine_uart.c:246): give the simulated wire time to take it.
+            import time
+
+            time.sleep_ms(30)
             with open(sim_device.path_in_device(".sim-uart%d" % self._id), "w") as f:
                 f.write("%d\n" % baudrate)
 

@@ -134,8 +134,10 @@ class DeviceEnd:
     full buffer holds the host back (USB flow control) instead of losing bytes.
     """
 
-    def __init__(self, kind: str = "uart", device_dir=None, paced: bool = True):
+    def __init__(self, kind: str = "uart", device_dir=None, paced: bool = True,
+                 bridge_max: int | None = None):
         self.kind = kind
+        self.bridge_max = bridge_max   # the USB-UART bridge's fastest rate (None: any)
         self.device_dir = device_dir
         self.paced = paced
         self.chip = ChipInput()
@@ -177,10 +179,7 @@ class DeviceEnd:
         if not data:
             return
         baud = self.device_baud()
-        if self.paced and self.kind == "uart" and host_baud and host_baud != baud:
-            # A UART sampling at the wrong rate reads framing errors, not the bytes.
-            self.garbled += len(data)
-            data = bytes(((b * 7 + 0x5A) & 0xFF) for b in data)
+        data = self._garble(data, host_baud, baud)
         self.to_device.set_rate(self.rate(host_baud or baud))
         step = 64 if self.kind == "usb" else 16
         for i in range(0, len(data), step):
@@ -201,7 +200,18 @@ class DeviceEnd:
             if piece:
                 write(piece)
 
-    def device_to_host(self, data: bytes) -> None:
-        """Hold device bytes back for their time on the wire (call before passing them)."""
-        self.to_host.set_rate(self.rate(self.device_baud()))
+    def _garble(self, data: bytes, host_baud: int | None, baud: int) -> bytes:
+        if not (self.paced and self.kind == "uart" and host_baud):
+            return data
+        if host_baud == baud and (self.bridge_max is None or baud <= self.bridge_max):
+            return data
+        # A UART sampling at the wrong rate reads framing errors, not the bytes.
+        self.garbled += len(data)
+        return bytes(((b * 7 + 0x5A) & 0xFF) for b in data)
+
+    def device_to_host(self, data: bytes, host_baud: int | None = None) -> bytes:
+        """The device's bytes as the host receives them, after their time on the wire."""
+        baud = self.device_baud()
+        self.to_host.set_rate(self.rate(baud))
         self.to_host.wait(len(data))
+        return self._garble(data, host_baud, baud)

@@ -101,13 +101,12 @@ class Relay(threading.Thread):
                         self.to_host += len(data)
                         target = self.host_fd
                 try:
+                    host_baud = tty_baud(self.host_slave) if self.host_slave else None
                     if target == self.device_fd:
-                        host_baud = tty_baud(self.host_slave) if self.host_slave else None
                         self.end.host_to_device(data, lambda piece: _write_all(target, piece),
                                                 self.device_slave, host_baud, self.stop)
                     else:
-                        self.end.device_to_host(data)
-                        _write_all(target, data)
+                        _write_all(target, self.end.device_to_host(data, host_baud))
                 except OSError:
                     pass
 
@@ -134,7 +133,7 @@ class Rig:
 
     def __init__(self, folder: Path, args: tuple[str, ...] = (), script: Path = DEVICE_SCRIPT,
                  files: dict[str, bytes] | None = None, path_extra=(), link: str | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, bridge_max: int | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         for name, data in (files or {}).items():
@@ -146,6 +145,7 @@ class Rig:
         self.path_extra = path_extra
         self.link = link            # None: no speed limit; "uart" / "usb": the chip's wire
         self.extra_env = env or {}
+        self.bridge_max = bridge_max
         self.proc: subprocess.Popen | None = None
 
     def start(self):
@@ -158,7 +158,8 @@ class Rig:
                                      stdin=dev_slave, stdout=dev_slave, stderr=subprocess.PIPE,
                                      cwd=str(self.folder), env=env)
         self._dev_slave = dev_slave     # kept: the relay reads its input queue
-        end = DeviceEnd(self.link or "uart", self.folder, paced=self.link is not None)
+        end = DeviceEnd(self.link or "uart", self.folder, paced=self.link is not None,
+                        bridge_max=self.bridge_max)
         end.attach(self.proc.pid)
         self.relay = Relay(self.dev_master, self.host_master, end, dev_slave, host_slave)
         self.relay.start()
