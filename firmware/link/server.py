@@ -20,6 +20,7 @@ import asyncio
 
 from link import frame
 from link.handler import ERROR, error_payload
+from timebase import ticks_diff
 
 IDLE_MS = 10
 READ_MAX = 256
@@ -148,8 +149,6 @@ class Server:
 
     def check_rate(self, now):
         """Back to the boot rate when the new one does not work or the host left."""
-        from timebase import ticks_diff
-
         if self.baud == BOOT_BAUD:
             return
         if self.switched_at is not None:
