@@ -209,16 +209,28 @@ async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_
             _kbd_intr(INTERRUPT_CHAR)
 
 
+# While bytes are coming, look at the port every millisecond: the chip buffers only a
+# few hundred bytes (259 on the UART, 515 on native USB), so a 10 ms nap between two
+# reads would cap a transfer at about 26-50 KB/s whatever the link could carry.
+BUSY_MS = 100
+
+
 async def _loop(read, server, clock):
+    last_data = clock.ticks_ms()
     while True:
         try:
             data = read()
         except Exception:
             data = b""
         if not data:
-            server.check_rate(clock.ticks_ms())
-            await asyncio.sleep(server.pause)
+            now = clock.ticks_ms()
+            server.check_rate(now)
+            if ticks_diff(now, last_data) < BUSY_MS:
+                await asyncio.sleep_ms(1) if hasattr(asyncio, "sleep_ms") else await asyncio.sleep(0.001)
+            else:
+                await asyncio.sleep(server.pause)
             continue
+        last_data = clock.ticks_ms()
         try:
             work = server.feed(data)
         except Exception:

@@ -94,7 +94,10 @@ class Pacer:
 
 
 # The chip's stdin ring buffer (ports/esp32/mphalport.c:57): 260 bytes, one kept free.
+# On native USB TinyUSB's CDC receive FIFO holds another 256 (full speed,
+# shared/tinyusb/tusb_config.h:80-81) before the host is held back.
 RX_BUFFER = 259
+USB_RX_BUFFER = RX_BUFFER + 256
 BOOT_BAUD = 115200
 
 
@@ -131,7 +134,8 @@ class DeviceEnd:
     (the pty's, as pyserial set it) differs from the chip's (machine.UART(0), written by
     the fake to the device folder) they arrive garbled; what does not fit the chip's
     259-byte receive buffer is lost.  kind "usb" (the S3): full-speed bulk rate, and a
-    full buffer holds the host back (USB flow control) instead of losing bytes.
+    full buffer (515 bytes with TinyUSB's FIFO) holds the host back (USB flow control)
+    instead of losing bytes.
     """
 
     def __init__(self, kind: str = "uart", device_dir=None, paced: bool = True,
@@ -193,7 +197,7 @@ class DeviceEnd:
                     self.lost += len(piece) - max(room, 0)
                     piece = piece[:max(room, 0)]
             else:
-                while RX_BUFFER - unread(slave_fd) < len(piece):
+                while USB_RX_BUFFER - unread(slave_fd) < len(piece):
                     if stop is not None and stop.is_set():
                         return
                     time.sleep(0.0005)
