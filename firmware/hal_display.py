@@ -1,6 +1,7 @@
 # The three OLED panels (SSD1306/SSD1309, 128x64, I2C) through the published
-# micropython-lib `ssd1306` driver (PyPI: micropython-ssd1306), which the host
-# tools put onto the device next to the firmware.
+# `ssd1306` driver (PyPI: micropython-ssd1306 0.3, a third-party repackaging of
+# MicroPython's own 2020 driver, not micropython-lib's; host_tools/drivers.py),
+# which the host tools put onto the device next to the firmware.
 #
 # A panel that does not answer on its bus is reported as None: the clock keeps
 # running with the panels it has (and the self-test shows which one is missing).

@@ -13,12 +13,16 @@
 # What the port freezes anyway (asyncio, the port's helpers).
 include("$(PORT_DIR)/boards/manifest.py")
 
-# The published display driver, from micropython-lib (PyPI: micropython-ssd1306).
-require("ssd1306")
+# The display driver: the same file the tests and the clockctl images use, PyPI's
+# micropython-ssd1306 0.3 (a third-party repackaging of MicroPython's own 2020 driver,
+# not micropython-lib's `ssd1306`, which require("ssd1306") would take; see
+# host_tools/drivers.py).  Fetch it first: `python -m host_tools.drivers` puts it in
+# build/drivers/ (paths here are relative to this file).
+module("ssd1306.py", base_path="../build/drivers")
 
 for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
     package(name)
 
-for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad",
+for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_link",
              "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
     module(name + ".py")

@@ -16,9 +16,35 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 VENV = REPO / ".venv"
 STUBS = VENV / "stubs"
-# The ESP32 API stubs go into a folder of their own: on the host's import path
-# they would shadow nothing useful and confuse the CPython tools.
-ESP32_STUBS = "micropython-esp32-stubs==1.29.0.post1"
+# The API stubs of each supported board's port (host_tools/targets.py), at the oldest
+# MicroPython version `clockctl flash` accepts, each in a folder of its own
+# (.venv/stubs/<target>/): on the host's import path they would shadow nothing useful
+# and confuse the CPython tools.  The merged `micropython-esp32-stubs` of a later
+# version would accept calls the chip's port does not have.
+STUBS_POST = ".post1"
+
+
+def _targets():
+    # Standard library only, like this module: load the table by path.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_tileclock_targets",
+                                                  Path(__file__).with_name("targets.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def stub_requirements():
+    """{target: [pinned stub packages]} for the static check of every target."""
+    targets = _targets()
+    version = targets.version_text() + STUBS_POST
+    return {name: [entry["stubs"] + "==" + version, "micropython-stdlib-stubs==" + version]
+            for name, entry in targets.TARGETS.items()}
+
+
+def stubs_dir(target):
+    return STUBS / target
 
 
 def venv_python():
@@ -31,7 +57,7 @@ def venv_bin(name):
 
 def _stamp():
     digest = hashlib.sha256((REPO / "pyproject.toml").read_bytes())
-    digest.update(ESP32_STUBS.encode())
+    digest.update(repr(sorted(stub_requirements().items())).encode())
     return digest.hexdigest()
 
 
@@ -68,9 +94,14 @@ def ensure_environment(extras=("dev",)):
     spec = ".[" + ",".join(extras) + "]" if extras else "."
     _say("installing pinned dependencies (" + spec + ")")
     _pip("install", "--quiet", "-e", spec)
-    _say("installing the ESP32 API stubs into " + str(STUBS))
-    _pip("install", "--quiet", "--upgrade", "--no-deps", "--target", str(STUBS),
-         ESP32_STUBS, "micropython-stdlib-stubs==1.29.0.post2")
+    for target, requirements in stub_requirements().items():
+        folder = stubs_dir(target)
+        _say("installing the %s board's API stubs into %s" % (target, folder))
+        if folder.exists():
+            import shutil
+
+            shutil.rmtree(folder)
+        _pip("install", "--quiet", "--no-deps", "--target", str(folder), *requirements)
     stamp_file.write_text(_stamp() + "\n" + ",".join(extras) + "\n")
     return venv_python()
 

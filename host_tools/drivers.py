@@ -1,92 +1,158 @@
 """Published MicroPython drivers the firmware uses, fetched from PyPI and cached.
 
-The firmware does not vendor its display driver: it uses micropython-lib's
-`ssd1306`, published on PyPI as `micropython-ssd1306`.  `driver_path(name)`
-returns the path of the driver module, downloading the pinned source
-distribution once through pip's own index client (with pip's configuration:
-index URL, certificates, proxy), checking its SHA-256 against the index, and
-extracting the module into a cache folder (`build/drivers/`, or
-$TILECLOCK_DRIVER_CACHE).  The host tools put the same file onto the device;
-tests and the simulator put the cache folder on MICROPYPATH.
+The firmware does not vendor its display driver.  It uses the `ssd1306` module of the
+PyPI project `micropython-ssd1306` 0.3: a third-party repackaging (not published by
+MicroPython or micropython-lib) of the SSD1306 driver as it stood in the MicroPython
+repository's `drivers/display/ssd1306.py` in 2020 (commit 8680a74595, "Change the
+SET_COM_PIN_CFG setting"; the file is that one with CRLF line ends).  micropython-lib's
+`ssd1306` package, which a manifest's `require("ssd1306")` would pull, is a later version
+of the same driver (it adds `rotate()` and the SSD1306's IREF setting); it is not on PyPI,
+which is the only registry the builds may use.  So the tests, the filesystem and ROMFS
+images and the freeze manifest (firmware/manifest.py) all take this one file.
 
-(`pip download` cannot fetch these packages: they are MicroPython-only sdists
-without setup.py, so pip refuses to prepare them.)
+`driver_path(name)` returns the path of the driver module.  The first call downloads
+the pinned source distribution through the configured package index (PEP 503/691
+simple API: $PIP_INDEX_URL, else `pip config get global.index-url`, else PyPI; with
+pip's certificate setting, $PIP_CERT or `global.cert`), checks its SHA-256 against
+both the index and the hash pinned here, and extracts the module into a cache folder
+(`build/drivers/`, or $TILECLOCK_DRIVER_CACHE).  (`pip download` cannot fetch these
+packages: they are MicroPython-only sdists without setup.py, so pip refuses to prepare
+them.)
+
+    python -m host_tools.drivers       # fetch now and print the paths
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
+import subprocess
+import sys
 import tarfile
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+PYPI_SIMPLE = "https://pypi.org/simple"
 
-# module name -> (PyPI project, version, member inside the sdist)
+# module name -> (PyPI project, version, member inside the sdist, SHA-256 of the sdist)
 DRIVERS = {
-    "ssd1306": ("micropython-ssd1306", "0.3", "ssd1306.py"),
+    "ssd1306": ("micropython-ssd1306", "0.3", "ssd1306.py",
+                "d00cae1ff680e6ae504e258e700f002874b0d924b1a604253b6ea63144b58289"),
 }
+
+
+class DriverError(RuntimeError):
+    pass
 
 
 def cache_dir() -> Path:
     return Path(os.environ.get("TILECLOCK_DRIVER_CACHE") or REPO / "build" / "drivers")
 
 
-def _find_link(project: str, version: str):
-    from pip._internal.index.collector import LinkCollector
-    from pip._internal.index.package_finder import PackageFinder
-    from pip._internal.models.search_scope import SearchScope
-    from pip._internal.models.selection_prefs import SelectionPreferences
-    from pip._internal.network.session import PipSession
-
-    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple")
-    session = PipSession()
-    cert = os.environ.get("PIP_CERT")
-    if cert:
-        session.verify = cert
-    scope = SearchScope.create(find_links=[], index_urls=[index], no_index=False)
-    finder = PackageFinder.create(link_collector=LinkCollector(session=session, search_scope=scope),
-                                  selection_prefs=SelectionPreferences(allow_yanked=False))
-    for candidate in finder.find_all_candidates(project):
-        if str(candidate.version) == version and candidate.link.filename.endswith(".tar.gz"):
-            return session, candidate.link
-    raise LookupError("%s==%s not found on %s" % (project, version, index))
+def _pip_config(key: str) -> str | None:
+    try:
+        out = subprocess.run([sys.executable, "-m", "pip", "config", "get", key],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    value = out.stdout.strip()
+    return value if out.returncode == 0 and value else None
 
 
-def _download(project: str, version: str) -> bytes:
-    session, link = _find_link(project, version)
-    response = session.get(link.url.split("#")[0], timeout=60)
-    response.raise_for_status()
-    data = response.content
-    if link.hash_name == "sha256" and hashlib.sha256(data).hexdigest() != link.hash:
-        raise ValueError("%s: SHA-256 does not match the index" % link.filename)
+def index_url() -> str:
+    return (os.environ.get("PIP_INDEX_URL") or _pip_config("global.index-url")
+            or PYPI_SIMPLE).rstrip("/")
+
+
+def _opener():
+    import ssl
+
+    cert = os.environ.get("PIP_CERT") or _pip_config("global.cert")
+    context = ssl.create_default_context(cafile=cert if cert and Path(cert).exists() else None)
+    return urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
+
+
+def _files(opener, index: str, project: str) -> list[dict]:
+    """The project's files from the simple API: [{"filename", "url", "hashes"}]."""
+    url = "%s/%s/" % (index, project)
+    request = urllib.request.Request(url, headers={
+        "Accept": "application/vnd.pypi.simple.v1+json, text/html;q=0.1"})
+    with opener.open(request, timeout=60) as response:
+        body = response.read()
+        kind = response.headers.get_content_type()
+    if kind == "application/vnd.pypi.simple.v1+json":
+        files = json.loads(body)["files"]
+        for f in files:
+            f["url"] = urllib.parse.urljoin(url, f["url"])
+        return files
+    # PEP 503 HTML: <a href="URL#sha256=HEX">FILENAME</a>
+    from html.parser import HTMLParser
+
+    files = []
+
+    class Links(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            href = dict(attrs).get("href")
+            if tag == "a" and href:
+                link, _, fragment = href.partition("#")
+                name, _, value = fragment.partition("=")
+                files.append({"filename": link.rsplit("/", 1)[-1],
+                              "url": urllib.parse.urljoin(url, link),
+                              "hashes": {name: value} if value else {}})
+
+    Links().feed(body.decode("utf-8", "replace"))
+    return files
+
+
+def download(project: str, version: str, sha256: str) -> bytes:
+    """The sdist `project-version.tar.gz`, checked against the index and the pin."""
+    opener = _opener()
+    index = index_url()
+    wanted = "%s-%s.tar.gz" % (project, version)
+    try:
+        found = [f for f in _files(opener, index, project) if f["filename"] == wanted]
+        if not found:
+            raise DriverError("%s is not on %s" % (wanted, index))
+        with opener.open(found[0]["url"], timeout=60) as response:
+            data = response.read()
+    except OSError as exc:
+        raise DriverError("cannot fetch %s from %s: %s" % (wanted, index, exc)) from exc
+    digest = hashlib.sha256(data).hexdigest()
+    listed = found[0].get("hashes", {}).get("sha256")
+    if listed and listed != digest:
+        raise DriverError("%s: SHA-256 does not match the index" % wanted)
+    if digest != sha256:
+        raise DriverError("%s: SHA-256 %s is not the pinned %s" % (wanted, digest, sha256))
     return data
 
 
 def driver_path(name: str) -> Path:
     """The cached driver module `name` (e.g. "ssd1306"), fetched once."""
-    project, version, member = DRIVERS[name]
+    project, version, member, sha256 = DRIVERS[name]
     target = cache_dir() / (name + ".py")
     stamp = cache_dir() / (name + ".version")
-    if target.exists() and stamp.exists() and stamp.read_text().strip() == version:
+    if target.exists() and stamp.exists() and stamp.read_text().split() == [version, sha256]:
         return target
-    data = _download(project, version)
+    data = download(project, version, sha256)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         wanted = [m for m in tar.getmembers() if m.name.endswith("/" + member) and m.isfile()]
         if not wanted:
-            raise LookupError("%s has no %s" % (project, member))
+            raise DriverError("%s has no %s" % (project, member))
         source = tar.extractfile(wanted[0]).read()
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
     tmp.write_bytes(source)
     tmp.replace(target)
-    stamp.write_text(version + "\n")
+    stamp.write_text("%s %s\n" % (version, sha256))
     return target
 
 
 def driver_dir() -> Path:
-    """A folder holding every driver (for MICROPYPATH / sys.path)."""
+    """A folder holding every driver (for MICROPYPATH / sys.path, the freeze manifest)."""
     for name in DRIVERS:
         driver_path(name)
     return cache_dir()

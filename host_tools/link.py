@@ -3,24 +3,53 @@
 from __future__ import annotations
 
 import json
-import re
 import struct
 import time
-import zlib
 from collections import Counter
+from pathlib import Path
 from typing import Callable
 
-VERSION = 1
-FLAG = 0x7E
-ESC = 0x7D
-HEAD = 6
-MAX_PAYLOAD = 4096
-MAX_RAW = 2 * (HEAD + MAX_PAYLOAD + 4)
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+
+
+def _firmware_module(relative: str):
+    """A pure firmware module (no machine, no MicroPython-only names), loaded by path:
+    the firmware folder is the device's filesystem root, not a host package."""
+    import importlib.util
+    import sys
+
+    name = "tileclock_fw_" + relative[:-3].replace("/", "_")
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, FIRMWARE / relative)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# The framing is the firmware's own module (firmware/link/frame.py, pure Python that
+# runs under CPython as well): one implementation on both ends of the wire.
+_frame = _firmware_module("link/frame.py")
+VERSION = _frame.VERSION
+FLAG = _frame.FLAG
+ESC = _frame.ESC
+HEAD = _frame.HEAD
+MAX_PAYLOAD = _frame.MAX_PAYLOAD
+MAX_RAW = _frame.MAX_RAW
+crc32 = _frame.crc32
+escape = _frame.escape
+unescape = _frame.unescape
+body = _frame.body
+encode = _frame.encode
+parse = _frame.parse
+OK, BAD_CRC, BAD_VERSION, GARBAGE = _frame.OK, _frame.BAD_CRC, _frame.BAD_VERSION, _frame.GARBAGE
 
 INFO = 0x01
 CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
+BAUD = 0x05
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
@@ -28,14 +57,12 @@ LEX_ABORT = 0x13
 REPLY = 0x80
 ERROR = 0x7F
 
-OK, BAD_CRC, BAD_VERSION, GARBAGE = 0, 1, 2, 3
+# Rates to try for the WROOM's UART, fastest first: 921600 is the most every common
+# USB-UART bridge on those boards takes (CP2102: 921600; CH340, CH9102, FT231X: more).
+FAST_BAUDS = (921600, 460800, 230400)
 
 # Errors worth sending the same request again for.
 RETRY_CODES = {"E_FRAME", "E_CHUNK"}
-
-_NEEDS_ESCAPE = re.compile(rb"[\x00-\x1f\x7d-\x7f]")
-_ESCAPED = re.compile(rb"\x7d(.)", re.S)
-
 
 class LinkError(Exception):
     """Something went wrong talking to a device; `code` names it (docs, section 6)."""
@@ -53,55 +80,6 @@ class DeviceError(LinkError):
 class NoAnswer(LinkError):
     def __init__(self, msg: str):
         super().__init__("E_TIMEOUT", msg)
-
-
-def crc32(data: bytes, value: int = 0) -> int:
-    return zlib.crc32(data, value) & 0xFFFFFFFF
-
-
-def escape(data: bytes) -> bytes:
-    return _NEEDS_ESCAPE.sub(lambda m: bytes((ESC, m.group()[0] ^ 0x20)), data)
-
-
-def unescape(raw: bytes) -> bytes | None:
-    bad = False
-
-    def sub(m):
-        nonlocal bad
-        b = m.group(1)[0] ^ 0x20
-        if not (b < 0x20 or 0x7D <= b <= 0x7F):
-            bad = True
-        return bytes((b,))
-    if raw.endswith(b"\x7d") and (len(raw) - len(raw.rstrip(b"\x7d"))) % 2:
-        return None
-    out = _ESCAPED.sub(sub, raw)
-    return None if bad else out
-
-
-def body(kind: int, seq: int, payload: bytes = b"") -> bytes:
-    if len(payload) > MAX_PAYLOAD:
-        raise ValueError("payload too long")
-    b = struct.pack("<BBHH", VERSION, kind, seq & 0xFFFF, len(payload)) + bytes(payload)
-    return b + struct.pack("<I", crc32(b))
-
-
-def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
-    return b"\x7e" + escape(body(kind, seq, payload)) + b"\x7e"
-
-
-def parse(raw: bytes):
-    """(status, version, kind, seq, payload) for the bytes between two flags."""
-    data = unescape(raw)
-    if data is None or len(data) < HEAD + 4:
-        return (GARBAGE, 0, 0, 0, None)
-    version, kind, seq, n = struct.unpack_from("<BBHH", data)
-    if len(data) != HEAD + n + 4 or struct.unpack_from("<I", data, HEAD + n)[0] != crc32(data[:HEAD + n]):
-        if version == VERSION and n <= MAX_PAYLOAD:
-            return (BAD_CRC, version, kind, 0, None)
-        return (GARBAGE, 0, 0, 0, None)
-    if version != VERSION:
-        return (BAD_VERSION, version, kind, seq, None)
-    return (OK, version, kind, seq, bytes(data[HEAD:HEAD + n]))
 
 
 def best_rotation(data: bytes) -> int:
@@ -132,42 +110,17 @@ def rotate(data: bytes, k: int) -> bytes:
     return bytes(data).translate(table)
 
 
-class Decoder:
-    """Byte stream to frames; same rules as the firmware's link.frame.Decoder."""
+class Decoder(_frame.Decoder):
+    """The firmware's decoder; keeps the last bytes that were not frames (for messages)."""
 
     def __init__(self, max_raw: int = MAX_RAW):
-        self.buf = bytearray()
-        self.max_raw = max_raw
-        self.overflow = False
-        self.seen_flag = False
-        self.garbage = bytearray()   # the last bytes that were not frames (for messages)
+        super().__init__(max_raw)
+        self.noise = bytearray()
 
-    def _note_garbage(self, data):
-        self.garbage += data
-        del self.garbage[:-512]
-
-    def feed(self, data: bytes) -> list:
-        out = []
-        parts = bytes(data).split(b"\x7e")
-        for i, part in enumerate(parts):
-            if part:
-                if self.overflow or len(self.buf) + len(part) > self.max_raw:
-                    self.overflow = True
-                    self._note_garbage(part)
-                    self.buf = bytearray()
-                else:
-                    self.buf += part
-            if i == len(parts) - 1:
-                break
-            if self.buf:
-                r = parse(bytes(self.buf)) if self.seen_flag else (GARBAGE, 0, 0, 0, None)
-                if r[0] != OK:
-                    self._note_garbage(self.buf)
-                out.append(r)
-                self.buf = bytearray()
-            self.overflow = False
-            self.seen_flag = True
-        return out
+    def _skip(self, data, start, end):
+        super()._skip(data, start, end)
+        self.noise += bytes(data[start:end])
+        del self.noise[:-512]
 
 
 def open_serial(port: str, baudrate: int = 115200):
@@ -265,7 +218,7 @@ class Link:
         raise NoAnswer(self._silence_hint())
 
     def _silence_hint(self) -> str:
-        seen = bytes(self.decoder.garbage)
+        seen = bytes(self.decoder.noise)
         if self.echoes:
             return ("no answer from the tileclock firmware: the device echoes what it is sent, "
                     "so it sits at the MicroPython REPL (firmware not running?)")
@@ -306,6 +259,37 @@ class Link:
             out += reply[4:]
             if progress:
                 progress(len(out))
+
+    def switch_baud(self, rates=FAST_BAUDS) -> int:
+        """Move the link to the fastest of `rates` both ends take; returns the rate in use.
+
+        The device answers at the old rate, then switches; this side follows and checks
+        with INFO.  If that fails, both go back: the device by itself after its
+        probation (link/server.py), this side at once.  A device on native USB (where
+        the rate means nothing) takes any rate."""
+        old = self.ser.baudrate
+        for rate in rates:
+            if rate == old:
+                return old
+            try:
+                reply = self.request_json(BAUD, {"baud": rate}, retries=1)
+            except DeviceError:
+                continue                    # not offered: try a slower one
+            except LinkError:
+                return old                  # no BAUD at all (an older firmware)
+            # Let the device's UART switch first: it does once the reply has left, and
+            # the bridge may still hold the reply's last bytes for a USB frame or two.
+            time.sleep(0.1)
+            self.ser.baudrate = rate
+            try:
+                self.request(INFO, timeout=max(0.3, self.timeout / 2), retries=2)
+                return rate
+            except LinkError:
+                self.ser.baudrate = old
+                time.sleep(reply.get("probation_ms", 2000) / 1000 + 0.3)
+                self.decoder.reset()
+                self.request(INFO)          # back where we started (raises if not)
+        return old
 
     def abort_lexicon(self) -> None:
         self.request(LEX_ABORT)

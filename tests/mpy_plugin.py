@@ -6,6 +6,12 @@ under CPython as usual, and by this plugin, which runs the same file in the
 `mpytest.run_module`) and reports one `[micropython]` item per test function.
 A module that does not import or behave under MicroPython fails there even
 when it passes under CPython.
+
+Each test also runs on the 32-bit unix port built from ../shared/micropython
+(`[micropython-32]` items, tests/mpbuild.py): the only interpreter here with the chip's
+4-byte words and 31-bit small ints, so that a hot path whose values leave the small-int
+range allocates there as it would on the chip.  Without ../shared those items skip with
+the reason (in CI they fail).
 """
 
 import os
@@ -44,15 +50,24 @@ def micropython_path(config, test_dir):
     return ":".join(entries)
 
 
-def run_micropython_file(path, mpy_path, heapsize=None, timeout=300):
+def run_micropython_file(path, mpy_path, heapsize=None, timeout=300, binary=None):
     """Run every test of one module under MicroPython; return (results, output).
 
     results maps a test name to ("pass" | "fail" | "skip", detail).
     """
+    import shutil
+
     env = dict(os.environ)
     env["MICROPYPATH"] = mpy_path
     env["MPYTEST_TMP"] = tempfile.mkdtemp(prefix="mpytest-")
-    cmd = [micropython_binary()]
+    try:
+        return _run(path, env, heapsize, timeout, binary or micropython_binary())
+    finally:
+        shutil.rmtree(env["MPYTEST_TMP"], ignore_errors=True)
+
+
+def _run(path, env, heapsize, timeout, binary):
+    cmd = [binary]
     if heapsize:
         cmd += ["-X", "heapsize=" + heapsize]
     cmd += ["-c", "import mpytest; mpytest.run_module(%r)" % path.stem]
@@ -106,15 +121,24 @@ class MicroPythonFile(pytest.File):
         source = self.path.read_text()
         self._heapsize = (_HEAPSIZE.findall(source) or [None])[0]
         self._timeout = int((_TIMEOUT.findall(source) or [300])[0])
-        self._run = None
-        for name in _TEST_DEF.findall(source):
-            yield MicroPythonItem.from_parent(self, name=name + "[micropython]", test_name=name)
+        self._runs = {}
+        names = _TEST_DEF.findall(source)
+        for bits, suffix in ((64, "[micropython]"), (32, "[micropython-32]")):
+            for name in names:
+                yield MicroPythonItem.from_parent(self, name=name + suffix, test_name=name,
+                                                  bits=bits)
 
-    def results(self):
-        if self._run is None:
+    def results(self, bits=64):
+        if bits not in self._runs:
+            binary = None
+            if bits == 32:
+                from tests import shared
+
+                binary = str(shared.micropython(32))   # skips (fails in CI) without ../shared
             mpy_path = micropython_path(self.config, self.path.parent)
-            self._run = run_micropython_file(self.path, mpy_path, self._heapsize, self._timeout)
-        return self._run
+            self._runs[bits] = run_micropython_file(self.path, mpy_path, self._heapsize,
+                                                    self._timeout, binary)
+        return self._runs[bits]
 
 
 class MicroPythonFailure(Exception):
@@ -122,12 +146,13 @@ class MicroPythonFailure(Exception):
 
 
 class MicroPythonItem(pytest.Item):
-    def __init__(self, *, test_name, **kwargs):
+    def __init__(self, *, test_name, bits=64, **kwargs):
         super().__init__(**kwargs)
         self.test_name = test_name
+        self.bits = bits
 
     def runtest(self):
-        results, output = self.parent.results()
+        results, output = self.parent.results(self.bits)
         verdict, detail = results.get(self.test_name, (None, None))
         if verdict == "pass":
             return
@@ -144,4 +169,4 @@ class MicroPythonItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
-        return self.path, None, "micropython: " + self.test_name
+        return self.path, None, "micropython-%d: %s" % (self.bits, self.test_name)

@@ -77,11 +77,14 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
     gc.collect()
     server = None
     if link:
+        import hal_link
         from app.services import Services
         from link.handler import LinkHandler
         from link.server import serve
 
-        server = serve(sys.stdin.buffer, sys.stdout.buffer, LinkHandler(Services(dev, open_lexicon)))
+        # The link task owns stdin: Ctrl-C is data while it runs (link/server.py).
+        server = serve(sys.stdin.buffer, sys.stdout.buffer, LinkHandler(Services(dev, open_lexicon)),
+                       hal_link.set_baud, clock)
     def on_hang(now):
         dev.save(now)
         dev.flush_log(now)

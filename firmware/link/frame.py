@@ -1,4 +1,5 @@
-# Framing of the host link (docs/link-protocol.md, section 2).
+# Framing of the host link (docs/link-protocol.md, section 2).  The host tools
+# import this very file (host_tools/link.py): one implementation on both sides.
 #
 # On the wire a frame is FLAG, the escaped body, FLAG.  Escaping replaces every
 # byte below 0x20, and 0x7D, 0x7E, 0x7F, by ESC followed by the byte XOR 0x20,
@@ -150,7 +151,7 @@ class Decoder:
             if end > pos:
                 if self._overflow or len(self._buf) + (end - pos) > self._max:
                     self._overflow = True
-                    self.garbage += end - pos
+                    self._skip(data, pos, end)
                     self._buf = bytearray()
                 else:
                     self._buf.extend(data[pos:end])
@@ -163,13 +164,18 @@ class Decoder:
                 else:
                     r = (GARBAGE, 0, 0, 0, None)
                 if r[0] != OK:
-                    self.garbage += len(self._buf)
+                    self._skip(self._buf, 0, len(self._buf))
                 out.append(r)
                 self._buf = bytearray()
             self._overflow = False
             self._seen_flag = True
             pos = i + 1
         return out
+
+    def _skip(self, data, start, end):
+        # Bytes that were not part of a good frame: counted here; the host's
+        # decoder (host_tools/link.py) also keeps them for its messages.
+        self.garbage += end - start
 
     def reset(self):
         self._buf = bytearray()

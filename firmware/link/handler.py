@@ -37,6 +37,13 @@ LEXICON = "lexicon.dawg"
 NEW = "lexicon.new"
 JOB = "lexicon.job"
 
+# lexicon.new stays open while chunks arrive and is synced and read back every
+# CHECK_BYTES (and at the end): LittleFS copies a file's partly written last block to a
+# fresh block (a 4 KB erase, 45 ms on the modules' flash) on every sync or reopen, so
+# syncing each 1 KB chunk made the flash, not the link, set the pace (docs/host-tools.md).
+# After a reset the upload resumes from the last sync (LEX_BEGIN reads the file's length).
+CHECK_BYTES = 65536
+
 # Payload limits: a chunk of word list data, a piece of a log.
 CHUNK_MAX = 1024
 LOG_PIECE = 1024
@@ -111,7 +118,8 @@ class LinkHandler:
         # What the device shows: None, or (phase, done, total) with phase one of
         # "receive", "verify", "done", "failed".
         self.progress = None
-        self._job = None          # {"size", "crc", "have", "run", "force"}
+        self._job = None          # {"size", "crc", "have", "run", "force", "checked", "span"}
+        self._out = None          # lexicon.new, open for appending while chunks arrive
         self._lex_info = None     # cached header of lexicon.dawg
         self._last_commit = None  # (size, crc) of the last list swapped in
         self.requests = 0
@@ -229,7 +237,16 @@ class LinkHandler:
         except Exception:
             return None
 
+    def _close_new(self):
+        out, self._out = self._out, None
+        if out is not None:
+            try:
+                out.close()
+            except OSError:
+                pass
+
     def _start_job(self, size, crc):
+        self._close_new()
         _remove(NEW)
         with open(JOB, "w") as f:
             f.write(json.dumps({"size": size, "crc": crc}))
@@ -253,6 +270,7 @@ class LinkHandler:
         self._refuse_during_game(force)
         j = self._job
         if restart or j is None or j["size"] != size or j["crc"] != crc:
+            self._close_new()
             disk = self._read_job()
             have = imagecheck.file_size(NEW)
             if (not restart and disk and disk.get("size") == size and disk.get("crc") == crc
@@ -272,7 +290,7 @@ class LinkHandler:
                         raise LinkError("E_SPACE", "image of %d bytes, %d free" % (size, free))
                 self._start_job(size, crc)
                 have, run = 0, 0
-            j = {"size": size, "crc": crc, "have": have, "run": run}
+            j = {"size": size, "crc": crc, "have": have, "run": run, "checked": have, "span": 0}
             self._job = j
         j["force"] = force
         self.progress = ("receive", j["have"], size)
@@ -281,6 +299,7 @@ class LinkHandler:
 
     def _fail(self, code, msg):
         # Drop the upload; the old list stays as it is.
+        self._close_new()
         self._job = None
         _remove(NEW)
         _remove(JOB)
@@ -309,19 +328,43 @@ class LinkHandler:
         if offset + n > j["size"]:
             raise LinkError("E_ARG", "chunk ends past the announced size")
         try:
-            with open(NEW, "ab") as f:
-                f.write(data)
-            with open(NEW, "rb") as f:
-                f.seek(offset)
-                back = f.read(n)
+            if self._out is None:
+                self._out = open(NEW, "ab")
+            if self._out.write(data) != n:
+                raise OSError("short write")
         except OSError as e:
             self._fail("E_WRITE", "writing lexicon.new failed: %s" % e)
-        if binascii.crc32(back) & 0xFFFFFFFF != ccrc:
-            self._fail("E_WRITE", "read-back of lexicon.new differs at %d" % offset)
         j["have"] = have + n
         j["run"] = binascii.crc32(data, j["run"]) & 0xFFFFFFFF
+        j["span"] = binascii.crc32(data, j["span"]) & 0xFFFFFFFF
+        if j["have"] - j["checked"] >= CHECK_BYTES or j["have"] == j["size"]:
+            self._check_written(j)
         self.progress = ("receive", j["have"], j["size"])
         return self._reply(LEX_CHUNK, _pack_u32(j["have"]))
+
+    def _check_written(self, j):
+        """Sync lexicon.new and read back what came since the last check."""
+        self._close_new()
+        start, end = j["checked"], j["have"]
+        buf = bytearray(512)
+        crc = 0
+        try:
+            with open(NEW, "rb") as f:
+                f.seek(start)
+                left = end - start
+                while left > 0:
+                    got = f.readinto(memoryview(buf)[:min(left, len(buf))])
+                    if not got:
+                        break
+                    crc = binascii.crc32(memoryview(buf)[:got], crc)
+                    left -= got
+        except OSError as e:
+            self._fail("E_WRITE", "reading back lexicon.new failed: %s" % e)
+        if left or crc & 0xFFFFFFFF != j["span"]:
+            self._fail("E_WRITE", "read-back of lexicon.new differs between %d and %d"
+                       % (start, end))
+        j["checked"] = end
+        j["span"] = 0
 
     def _lex_commit(self, payload):
         obj = _load(payload)
@@ -338,6 +381,8 @@ class LinkHandler:
         if j["have"] != size:
             raise LinkError("E_STATE", "incomplete: %d of %d bytes" % (j["have"], size))
         self._refuse_during_game(force or j.get("force"))
+        if j["checked"] != j["have"]:
+            self._check_written(j)
         if j["run"] != crc:
             self._fail("E_VERIFY", "received bytes do not match the announced CRC")
         hdr = None
@@ -372,6 +417,7 @@ class LinkHandler:
         yield self._reply(LEX_COMMIT, _json({"ok": True, "lexicon": self.lexicon_info()}))
 
     def abort(self):
+        self._close_new()
         self._job = None
         _remove(NEW)
         _remove(JOB)

@@ -8,32 +8,31 @@ import os
 
 import sim_device
 
-try:
-    from binascii import hexlify, unhexlify
-except ImportError:  # pragma: no cover
-    from ubinascii import hexlify, unhexlify
+from binascii import hexlify as _hexlify
+from binascii import unhexlify as _unhexlify
 
 HEAP_DATA = 4
 HEAP_EXEC = 1
 WAKEUP_ALL_LOW = False
 WAKEUP_ANY_HIGH = True
 
-# ESP-IDF error codes, raised as OSError(-code, name) like the port does.
-ESP_ERR_INVALID_ARG = 0x102
-ESP_ERR_INVALID_SIZE = 0x104
-ESP_ERR_NVS_NOT_FOUND = 0x1102
-ESP_ERR_NVS_TYPE_MISMATCH = 0x1103
-ESP_ERR_NVS_INVALID_NAME = 0x1106
-ESP_ERR_NVS_KEY_TOO_LONG = 0x1109
-ESP_ERR_NVS_INVALID_LENGTH = 0x110C
+# ESP-IDF error codes, raised as OSError(-code, name) like the port does (the port
+# does not export them: private names here).
+_ESP_ERR_INVALID_ARG = 0x102
+_ESP_ERR_INVALID_SIZE = 0x104
+_ESP_ERR_NVS_NOT_FOUND = 0x1102
+_ESP_ERR_NVS_TYPE_MISMATCH = 0x1103
+_ESP_ERR_NVS_INVALID_NAME = 0x1106
+_ESP_ERR_NVS_KEY_TOO_LONG = 0x1109
+_ESP_ERR_NVS_INVALID_LENGTH = 0x110C
 _ERR_NAMES = {
-    ESP_ERR_INVALID_ARG: "ESP_ERR_INVALID_ARG",
-    ESP_ERR_INVALID_SIZE: "ESP_ERR_INVALID_SIZE",
-    ESP_ERR_NVS_NOT_FOUND: "ESP_ERR_NVS_NOT_FOUND",
-    ESP_ERR_NVS_TYPE_MISMATCH: "ESP_ERR_NVS_TYPE_MISMATCH",
-    ESP_ERR_NVS_INVALID_NAME: "ESP_ERR_NVS_INVALID_NAME",
-    ESP_ERR_NVS_KEY_TOO_LONG: "ESP_ERR_NVS_KEY_TOO_LONG",
-    ESP_ERR_NVS_INVALID_LENGTH: "ESP_ERR_NVS_INVALID_LENGTH",
+    _ESP_ERR_INVALID_ARG: "ESP_ERR_INVALID_ARG",
+    _ESP_ERR_INVALID_SIZE: "ESP_ERR_INVALID_SIZE",
+    _ESP_ERR_NVS_NOT_FOUND: "ESP_ERR_NVS_NOT_FOUND",
+    _ESP_ERR_NVS_TYPE_MISMATCH: "ESP_ERR_NVS_TYPE_MISMATCH",
+    _ESP_ERR_NVS_INVALID_NAME: "ESP_ERR_NVS_INVALID_NAME",
+    _ESP_ERR_NVS_KEY_TOO_LONG: "ESP_ERR_NVS_KEY_TOO_LONG",
+    _ESP_ERR_NVS_INVALID_LENGTH: "ESP_ERR_NVS_INVALID_LENGTH",
 }
 
 
@@ -51,19 +50,24 @@ def idf_heap_info(capabilities):
 
 
 # ---------------------------------------------------------------------------
-# NVS: one file (nvs.json) in the device folder, written atomically on commit.
+# NVS: one file (nvs.json) in the device folder.  Every set_*/erase_key is on flash
+# when it returns, as on the chip: ESP-IDF's nvs_set_* write the entry at once and
+# nvs_commit() is a no-op ("no-op for now, to be used when intermediate cache is
+# added", components/nvs_flash/src/nvs_api.cpp; NVSHandleSimple::commit() returns
+# ESP_OK), which the port's NVS.commit() calls (ports/esp32/esp32_nvs.c:126-132).
+# The file is replaced by rename, so a power cut leaves the old or the new value.
 
-NVS_FILE = "nvs.json"
+_NVS_FILE = "nvs.json"
 _NVS_KEY_MAX = 15
-_nvs = {"committed": None, "live": None}
+_nvs = {"data": None}
 
 
 def _nvs_path():
-    return sim_device.path_in_device(NVS_FILE)
+    return sim_device.path_in_device(_NVS_FILE)
 
 
 def _nvs_load():
-    if _nvs["committed"] is None:
+    if _nvs["data"] is None:
         data = {}
         try:
             with open(_nvs_path()) as f:
@@ -72,25 +76,28 @@ def _nvs_load():
             pass
         except ValueError:
             data = {}  # a torn file cannot happen (rename), but never crash on it
-        _nvs["committed"] = data
-        live = {}
-        for ns in data:
-            live[ns] = dict(data[ns])
-        _nvs["live"] = live
-    return _nvs["live"]
+        _nvs["data"] = data
+    return _nvs["data"]
+
+
+def _nvs_store():
+    path = _nvs_path()
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(_nvs["data"]))
+    os.rename(tmp, path)
 
 
 def sim_nvs_forget():
-    """Drop the in-memory NVS state (as a power cut does): the next access
-    reads the file again.  Uncommitted changes are lost."""
-    _nvs["committed"] = None
-    _nvs["live"] = None
+    """Drop the in-memory copy (as a power cut does): the next access reads the
+    file again.  Nothing is lost: every set_* was stored when it returned."""
+    _nvs["data"] = None
 
 
 class NVS:
     def __init__(self, namespace):
         if not isinstance(namespace, str) or not 0 < len(namespace) <= _NVS_KEY_MAX:
-            raise _esp_err(ESP_ERR_NVS_INVALID_NAME)
+            raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
         self._ns = namespace
 
     def _table(self):
@@ -98,17 +105,17 @@ class NVS:
 
     def _check_key(self, key):
         if len(key) > _NVS_KEY_MAX:
-            raise _esp_err(ESP_ERR_NVS_KEY_TOO_LONG)
+            raise _esp_err(_ESP_ERR_NVS_KEY_TOO_LONG)
         if not key:
-            raise _esp_err(ESP_ERR_NVS_INVALID_NAME)
+            raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
 
     def _get(self, key, kind):
         self._check_key(key)
         entry = self._table().get(key)
         if entry is None:
-            raise _esp_err(ESP_ERR_NVS_NOT_FOUND)
+            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND)
         if entry[0] != kind:
-            raise _esp_err(ESP_ERR_NVS_TYPE_MISMATCH)
+            raise _esp_err(_ESP_ERR_NVS_TYPE_MISMATCH)
         return entry[1]
 
     def set_i32(self, key, value):
@@ -116,18 +123,20 @@ class NVS:
         if not -0x80000000 <= value <= 0x7FFFFFFF:
             raise OverflowError("overflow converting long int to machine word")
         self._table()[key] = ["i32", value]
+        _nvs_store()
 
     def get_i32(self, key):
         return self._get(key, "i32")
 
     def set_blob(self, key, value):
         self._check_key(key)
-        self._table()[key] = ["blob", hexlify(bytes(value)).decode()]
+        self._table()[key] = ["blob", _hexlify(bytes(value)).decode()]
+        _nvs_store()
 
     def get_blob(self, key, buffer):
-        data = unhexlify(self._get(key, "blob"))
+        data = _unhexlify(self._get(key, "blob"))
         if len(buffer) < len(data):
-            raise _esp_err(ESP_ERR_NVS_INVALID_LENGTH)
+            raise _esp_err(_ESP_ERR_NVS_INVALID_LENGTH)
         buffer[0:len(data)] = data
         return len(data)
 
@@ -135,23 +144,18 @@ class NVS:
         self._check_key(key)
         table = self._table()
         if key not in table:
-            raise _esp_err(ESP_ERR_NVS_NOT_FOUND)
+            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND)
         del table[key]
+        _nvs_store()
 
     def commit(self):
-        live = _nvs_load()
-        committed = _nvs["committed"]
-        committed[self._ns] = dict(live.get(self._ns, {}))
-        path = _nvs_path()
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(json.dumps(committed))
-        os.rename(tmp, path)
+        # A no-op in ESP-IDF (see above): the values are on flash already.
+        pass
 
 
 # Flash partitions (Partition, sim_partition_file, the partition table) live in
 # esp32_flash.py, imported on first use.
-_LAZY = ("Partition", "sim_partition_file", "DEFAULT_TABLE", "PARTITION_CSV")
+_LAZY = ("Partition", "sim_partition_file", "sim_flash_timing")
 
 
 def __getattr__(name):

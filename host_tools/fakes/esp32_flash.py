@@ -3,8 +3,10 @@
 # first use of those names, so a run that never opens a partition keeps them
 # out of the heap.
 
+import os
+
 import sim_device
-from esp32 import ESP_ERR_INVALID_ARG, ESP_ERR_INVALID_SIZE, _esp_err
+from esp32 import _ESP_ERR_INVALID_ARG, _ESP_ERR_INVALID_SIZE, _esp_err
 
 
 # ---------------------------------------------------------------------------
@@ -13,18 +15,47 @@ from esp32 import ESP_ERR_INVALID_ARG, ESP_ERR_INVALID_SIZE, _esp_err
 # flash-<label>.bin, read as 0xFF (erased) where it has not been written.
 
 _BLOCK = 4096
+
+# Time the SPI NOR flash takes, charged when TILECLOCK_FLASH_TIMING is set (the push
+# benchmark): typical figures of the Winbond W25Q-JV family used on ESP32 modules
+# (W25Q128JV datasheet, AC electrical characteristics: tSE sector erase (4 KB) 45 ms
+# typical, 400 ms max; tPP page program 0.4 ms typical, 3 ms max; 256-byte pages).
+# Reads at 80 MHz QIO are not charged (about 40 MB/s).
+_T_SECTOR_ERASE_US = 45000
+_T_PAGE_PROGRAM_US = 400
+_PAGE = 256
+_timing = [None]
+
+
+def _charge(us):
+    if _timing[0] is None:
+        _timing[0] = bool(os.getenv("TILECLOCK_FLASH_TIMING"))
+    if _timing[0]:
+        import time
+
+        time.sleep_us(us) if hasattr(time, "sleep_us") else time.sleep(us / 1e6)
+
+
+def _program_time(start, length):
+    pages = (start + length + _PAGE - 1) // _PAGE - start // _PAGE
+    return pages * _T_PAGE_PROGRAM_US
+
+
+def sim_flash_timing(on):
+    """Charge the flash's erase and program times (or not)."""
+    _timing[0] = bool(on)
 _TYPES = {"app": 0, "data": 1}
 _SUBTYPES = {"factory": 0x00, "ota_0": 0x10, "ota_1": 0x11, "ota": 0x00, "phy": 0x01,
              "nvs": 0x02, "coredump": 0x03, "nvs_keys": 0x04, "efuse": 0x05,
              "undefined": 0x06, "esphttpd": 0x80, "fat": 0x81, "spiffs": 0x82,
              "littlefs": 0x83}
-DEFAULT_TABLE = (
+_DEFAULT_TABLE = (
     ("nvs", 1, 0x02, 0x9000, 0x6000),
     ("phy_init", 1, 0x01, 0xF000, 0x1000),
     ("factory", 0, 0x00, 0x10000, 0x1F0000),
     ("vfs", 1, 0x81, 0x200000, 0x200000),
 )
-PARTITION_CSV = "partitions.csv"
+_PARTITION_CSV = "partitions.csv"
 
 
 def _num(text):
@@ -37,9 +68,9 @@ def _num(text):
 
 
 def _table():
-    path = sim_device.path_in_device(PARTITION_CSV)
+    path = sim_device.path_in_device(_PARTITION_CSV)
     if not sim_device.file_exists(path):
-        return DEFAULT_TABLE
+        return _DEFAULT_TABLE
     rows = []
     offset = 0x9000
     with open(path) as f:
@@ -112,7 +143,7 @@ class Partition:
 
     def _check_range(self, offset, length):
         if offset < 0 or offset + length > self._row[4]:
-            raise _esp_err(ESP_ERR_INVALID_SIZE)
+            raise _esp_err(_ESP_ERR_INVALID_SIZE)
 
     def _read(self, offset, buf):
         n = len(buf)
@@ -149,8 +180,9 @@ class Partition:
         if offset is None:
             # A simple write: the port erases the range first.
             if len(data) % _BLOCK or start % _BLOCK:
-                raise _esp_err(ESP_ERR_INVALID_SIZE)
+                raise _esp_err(_ESP_ERR_INVALID_SIZE)
             self._check_range(start, len(data))
+            _charge(len(data) // _BLOCK * _T_SECTOR_ERASE_US + _program_time(start, len(data)))
             self._write_raw(start, data)
             return
         start += offset
@@ -160,12 +192,15 @@ class Partition:
         self._read(start, old)
         for i in range(len(data)):
             old[i] &= data[i]
+        _charge(_program_time(start, len(data)))
         self._write_raw(start, old)
 
-    def erase(self, block_num, count=1):
+    def _erase(self, block_num):
+        # ioctl(6): one 4 KB sector (esp_partition_erase_range, esp32_partition.c:264-270)
         start = block_num * self._bs
-        self._check_range(start, count * self._bs)
-        self._write_raw(start, b"\xff" * (count * self._bs))
+        self._check_range(start, self._bs)
+        _charge(_T_SECTOR_ERASE_US)
+        self._write_raw(start, b"\xff" * self._bs)
 
     def ioctl(self, cmd, arg=None):
         if cmd in (1, 2, 3):  # init, deinit, sync
@@ -175,13 +210,13 @@ class Partition:
         if cmd == 5:
             return self._bs
         if cmd == 6:
-            self.erase(arg)
+            self._erase(arg)
             return 0
         return None
 
     def set_boot(self):
         if self._row[1] != 0:
-            raise _esp_err(ESP_ERR_INVALID_ARG)
+            raise _esp_err(_ESP_ERR_INVALID_ARG)
 
     def get_next_update(self):
         raise OSError(2, "ENOENT")

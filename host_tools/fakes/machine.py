@@ -116,9 +116,8 @@ class _PinState:
         self.level = 0
         self.handler = None
         self.trigger = 0
-        self.hard = False
         self.irq_pin = None
-        self.flags = 0
+        self.latched = False  # an edge arrived while interrupts were disabled
         self.watched = False
 
 
@@ -127,6 +126,17 @@ _pin_list = []
 _links = []   # [pin_a, pin_b] pairs connected through a closed switch (keypad keys)
 _irq_disabled = [0]
 _irq_pending = []
+
+# The soft-IRQ queue.  On the chip a pin's ISR does nothing but
+# mp_sched_schedule(handler, pin) (ports/esp32/machine_pin.c:91-96); the handler runs
+# later in the main thread, and a full queue drops the callback silently
+# (py/scheduler.c mp_sched_schedule returns false).  The queue holds
+# MICROPY_SCHEDULER_DEPTH = 8 callbacks on the ESP32 (ports/esp32/mpconfigport.h:72),
+# shared by every pin.  Here the main thread is idle unless a test says it is busy
+# (sim_busy_begin/end): edges then queue up and run when it is free again, late.
+_SCHED_DEPTH = 8
+_sched = []
+_sched_state = {"busy": 0, "running": False, "dropped": 0, "run": 0}
 
 
 def _state(gpio):
@@ -178,31 +188,48 @@ def _refresh():
             sim_device.notify("pin", s.id, level)
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
         if s.handler is not None and s.trigger & edge:
-            s.flags |= edge
             if _irq_disabled[0]:
-                _irq_pending.append(s)
+                # The GPIO's interrupt status latches one edge; the ISR runs on enable.
+                if not s.latched:
+                    s.latched = True
+                    _irq_pending.append(s)
             else:
-                _call_handler(s)
+                _isr(s)
 
 
-def _call_handler(s):
-    if s.hard and _micropython is not None:
-        _micropython.heap_lock()  # a hard IRQ may not allocate, as on the chip
-        try:
-            s.handler(s.irq_pin)
-        finally:
-            _micropython.heap_unlock()
-    else:
-        s.handler(s.irq_pin)
+def _isr(s):
+    """The port's ISR: queue the handler, or drop it when the queue is full."""
+    if len(_sched) >= _SCHED_DEPTH:
+        _sched_state["dropped"] += 1
+        return
+    _sched.append(s)
+    if not _sched_state["busy"]:
+        _run_scheduled()
+
+
+def _run_scheduled():
+    # Callbacks run one after the other, never nested (the scheduler is locked
+    # while one runs); an edge a handler causes is queued behind it.
+    if _sched_state["running"]:
+        return
+    _sched_state["running"] = True
+    try:
+        while _sched:
+            s = _sched.pop(0)
+            _sched_state["run"] += 1
+            if s.handler is not None:
+                s.handler(s.irq_pin)
+    finally:
+        _sched_state["running"] = False
 
 
 class _PinIRQ:
+    # ports/esp32/machine_pin.c:441-474: calling it runs the ISR; trigger([new]).
     def __init__(self, state):
         self._s = state
 
     def __call__(self):
-        if self._s.handler is not None:
-            self._s.handler(self._s.irq_pin)
+        _isr(self._s)
 
     def trigger(self, new=None):
         old = self._s.trigger
@@ -210,19 +237,14 @@ class _PinIRQ:
             self._s.trigger = new
         return old
 
-    def flags(self):
-        f = self._s.flags
-        self._s.flags = 0
-        return f
-
 
 class Pin:
+    # ports/esp32/machine_pin.c:378-404: these methods and constants, no others.
     IN = 1
     OUT = 3
     OPEN_DRAIN = 7
     PULL_DOWN = 1
     PULL_UP = 2
-    PULL_HOLD = 4
     IRQ_RISING = 1
     IRQ_FALLING = 2
     WAKE_LOW = 4
@@ -279,35 +301,19 @@ class Pin:
     def toggle(self):
         self.value(0 if self._s.out else 1)
 
-    def mode(self, mode=None):
-        if mode is None:
-            return self._s.mode
-        self.init(mode)
-
-    def pull(self, pull=-1):
-        if pull == -1:
-            return self._s.pull
-        self.init(pull=pull)
-
-    def drive(self, drive=None):
-        if drive is None:
-            return self._s.drive
-        self._s.drive = drive
-
-    def irq(self, handler=_UNSET, trigger=_UNSET, *, priority=1, wake=None, hard=False):
-        # As in the port: irq() alone returns the IRQ object; any argument
-        # configures it (handler None disables; trigger defaults to both edges).
+    def irq(self, handler=_UNSET, trigger=_UNSET, wake=None):
+        # ports/esp32/machine_pin.c:299-368: handler, trigger and wake only (no hard=,
+        # no priority=).  irq() alone returns the IRQ object; any argument configures
+        # it (handler None disables; trigger defaults to both edges).
         s = self._s
-        if handler is not _UNSET or trigger is not _UNSET or hard:
+        if handler is not _UNSET or trigger is not _UNSET or wake is not None:
             if handler is _UNSET:
                 handler = None
             if trigger is _UNSET:
                 trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
             s.handler = handler
             s.trigger = trigger if handler is not None else 0
-            s.hard = hard
             s.irq_pin = self
-            s.flags = 0
         return _PinIRQ(s)
 
     def __repr__(self):
@@ -323,7 +329,9 @@ def enable_irq(state=0):
     _irq_disabled[0] = state
     if not state:
         while _irq_pending:
-            _call_handler(_irq_pending.pop(0))
+            s = _irq_pending.pop(0)
+            s.latched = False
+            _isr(s)
 
 
 # ---------------------------------------------------------------------------
@@ -449,9 +457,6 @@ class I2C:
         if sda is not None:
             self._sda = _pin_id(sda)
         self._freq = freq
-
-    def deinit(self):
-        pass
 
     def _device(self, addr):
         dev = _bus_by_pins.get((self._scl, self._sda), {}).get(addr)
@@ -729,7 +734,8 @@ def idle():
 
 
 _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",
-         "wake_reason", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
+         "wake_reason", "RTC", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
+         "sim_busy_begin", "sim_busy_end", "sim_irq_stats",
          "sim_pwm", "sim_pwm_history", "sim_wdt_started", "sim_wdt_due", "sim_wdt_check",
          "sim_set_reset_cause", "sim_reset_all")
 

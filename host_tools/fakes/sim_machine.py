@@ -10,7 +10,8 @@
 import sim_device
 from machine import (I2C, _bus_by_id, _bus_by_pins, _cause, _irq_disabled, _irq_pending,
                      _board_chip, _links, _pin_id, _pin_list, _pins, _pwm_history, _pwm_state,
-                     _reset, _state, _voltage_mv, _wdt, sim_chip)
+                     _reset, _run_scheduled, _sched, _sched_state, _state, _voltage_mv, _wdt,
+                     sim_chip)
 
 
 class Signal:
@@ -28,6 +29,64 @@ class Signal:
 
     def off(self):
         self.value(0)
+
+
+def sim_busy_begin():
+    """The main thread is busy from now on (a long I2C transfer, a lookup, a garbage
+    collection): pin IRQ callbacks queue up (8 at most, the rest are dropped) and run
+    at sim_busy_end(), late, as on the chip."""
+    _sched_state["busy"] += 1
+
+
+def sim_busy_end():
+    """The main thread is free again: the queued callbacks run now."""
+    _sched_state["busy"] = max(0, _sched_state["busy"] - 1)
+    if not _sched_state["busy"]:
+        _run_scheduled()
+
+
+def sim_irq_stats():
+    """{"run": callbacks run, "dropped": edges lost to a full queue, "queued": waiting}."""
+    return {"run": _sched_state["run"], "dropped": _sched_state["dropped"], "queued": len(_sched)}
+
+
+class UART:
+    """Only the rate: the simulated wire (host_tools/sim/wire.py) reads UARTn's rate
+    from the device folder (.sim-uartN) and garbles bytes while the host's differs."""
+
+    def __init__(self, id, baudrate=0, **kwargs):
+        if id not in (0, 1, 2):
+            raise ValueError("UART(%d) does not exist" % id)
+        self._id = id
+        if baudrate:
+            self.init(baudrate=baudrate)
+
+    def init(self, baudrate=0, **kwargs):
+        if baudrate:
+            # The port first waits until what was sent has left (uart_wait_tx_done,
+            # ports/esp32/machine_uart.c:246): give the simulated wire time to take it.
+            import time
+
+            time.sleep_ms(30)
+            with open(sim_device.path_in_device(".sim-uart%d" % self._id), "w") as f:
+                f.write("%d\n" % baudrate)
+
+
+# ports/esp32/machine_rtc.c:59-61, 165-176: RTC().memory() keeps at most 2048 bytes.
+_RTC_MEMORY_MAX = 2048
+_rtc = {"memory": b""}
+
+
+class RTC:
+    """Only the user memory (it survives resets other than a power cut)."""
+
+    def memory(self, data=None):
+        if data is None:
+            return _rtc["memory"]
+        data = bytes(data)
+        if len(data) > _RTC_MEMORY_MAX:
+            raise ValueError("buffer too long")
+        _rtc["memory"] = data
 
 
 def sim_level(pin):
@@ -164,6 +223,9 @@ def sim_reset_all():
     del _links[:]
     del _irq_pending[:]
     _irq_disabled[0] = 0
+    del _sched[:]
+    _sched_state.update(busy=0, running=False, dropped=0, run=0)
+    _rtc["memory"] = b""
     _bus_by_pins.clear()
     _bus_by_id.clear()
     _pwm_state.clear()

@@ -5,7 +5,7 @@
 # CPython (the simulator's host side renders frames with it).
 #
 # Orientation: the module is mounted so that segment remap on (0xA1) and COM
-# scan remapped (0xC8) - what the micropython-lib ssd1306 driver sends by
+# scan remapped (0xC8) - what the ssd1306 driver (host_tools/drivers.py) sends by
 # default - shows RAM column 0 at the left and RAM row 0 at the top.
 
 WIDTH = 128
@@ -63,7 +63,7 @@ class SSD1306Panel:
 
     def i2c_start(self):
         # A command's argument bytes may come in later transactions (the
-        # micropython-lib driver sends every byte as its own 0x80-prefixed
+        # ssd1306 driver sends every byte as its own 0x80-prefixed
         # write), so only the control-byte state starts afresh.
         self._mode = 0
 

@@ -188,10 +188,12 @@ class SimDevice:
         # stderr (tracebacks, the reset marker) goes to the console log.
         port = self.link.new_device_pty()
         try:
-            return subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
+            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
                                     stdout=port, stderr=subprocess.PIPE)
         finally:
             os.close(port)
+        self.link.attach_process(proc.pid)
+        return proc
 
     def start(self) -> None:
         self.device_dir.mkdir(parents=True, exist_ok=True)

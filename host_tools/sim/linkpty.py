@@ -7,7 +7,9 @@ thread copies bytes unchanged between the stable host pty and the current
 process's one.  Bytes sent while no firmware runs are lost (the chip is booting);
 what the firmware writes while no program has the port open is dropped, as a
 serial driver does with a closed port.  Text the firmware writes that is not a
-link frame (prints, a REPL) is also handed to `log` line by line.
+link frame (prints, a REPL) is also handed to `log` line by line.  A Ctrl-C from the
+host does what it does on the chip (host_tools/sim/wire.py): KeyboardInterrupt in the
+firmware unless it called micropython.kbd_intr(-1).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tty
 from pathlib import Path
 
 from host_tools.link import MAX_RAW, OK, parse
+from host_tools.sim.wire import ChipInput
 
 FLAG = 0x7E
 _WRITE_GRACE_S = 0.5     # how long a full pty may hold up the relay before bytes are dropped
@@ -133,6 +136,7 @@ class LinkPort:
         self._lock = threading.Lock()
         self._pending: int | None = None   # master of a new process's pty, not yet taken over
         self._device: int | None = None    # the relay thread's; only it closes it
+        self.chip = ChipInput()            # Ctrl-C for the current firmware process
         self._filter = NoiseFilter(self._say)
         self._stop = threading.Event()
         self.host_open = False
@@ -163,6 +167,10 @@ class LinkPort:
         if old is not None:      # never taken over: no process ran on it
             os.close(old)
         return slave
+
+    def attach_process(self, pid: int) -> None:
+        """The firmware process now running on the newest device pty."""
+        self.chip.pid = pid
 
     def _say(self, line: str) -> None:
         if self._log:
@@ -230,6 +238,9 @@ class LinkPort:
             return
         if not data:
             return
+        data = self.chip.filter(data)
+        if not data:
+            return
         if self._device is None or not _write_all(self._device, data, self._stop):
             self.stats["dropped_to_device"] += len(data)
             return
@@ -273,4 +284,5 @@ class LinkPort:
 
     def snapshot(self) -> dict:
         return {"path": self.path, "alias": str(self.alias) if self.alias else None,
-                "open": self.host_open, "device": self._device is not None, **self.stats}
+                "open": self.host_open, "device": self._device is not None,
+                "interrupts": self.chip.interrupts, **self.stats}

@@ -1,11 +1,11 @@
-# The SSD1306 panel model decodes what the micropython-lib driver sends.
+# The SSD1306 panel model decodes what the ssd1306 driver (host_tools/drivers.py) sends.
 
 import hwconfig
 import machine
 from machine import I2C
 from sim_ssd1306 import SSD1306Panel
 
-# The init sequence of micropython-lib's ssd1306 driver, 128x64, internal VCC.
+# The init sequence of the ssd1306 driver the firmware uses, 128x64, internal VCC.
 INIT = (0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, 63, 0xC8, 0xD3, 0x00, 0xDA, 0x12,
         0xD5, 0x80, 0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14, 0xAF)
 
@@ -131,7 +131,7 @@ def test_real_driver_and_framebuf_under_micropython():
     try:
         import ssd1306
     except ImportError:
-        skip("the micropython-lib ssd1306 driver is not on the path")
+        skip("the ssd1306 driver (host_tools/drivers.py) is not on the path")
     machine.sim_reset_all()
     panel = machine.sim_attach_i2c(SSD1306Panel(), 0x3D, bus=0)
     oled = ssd1306.SSD1306_I2C(128, 64, I2C(0, scl=hwconfig.I2C_PLAYERS_SCL, sda=hwconfig.I2C_PLAYERS_SDA), 0x3D)

@@ -3,7 +3,11 @@
 # a clock engine that keeps running in its own task).  Runs in the device's
 # folder (the current directory); MICROPYPATH holds firmware/.
 #
-#   micropython link_device.py [--game] [--id HEX] [--chunk N]
+#   micropython link_device.py [--game] [--id HEX] [--chunk N] [--flash]
+#
+# --flash: the files live in LittleFS on the fake flash partition (flash-vfs.bin in
+# the folder), as on the chip; with TILECLOCK_FLASH_TIMING set the fake charges the
+# flash's erase and program times.
 
 import sys
 import asyncio
@@ -41,6 +45,22 @@ async def game_loop(engine, counter):
         await asyncio.sleep(0.02)
 
 
+def mount_flash():
+    import os
+    import vfs
+
+    import esp32
+
+    part = esp32.Partition("vfs")
+    try:
+        fs = vfs.VfsLfs2(part)
+    except OSError:
+        vfs.VfsLfs2.mkfs(part)
+        fs = vfs.VfsLfs2(part)
+    vfs.mount(fs, "/flash")
+    os.chdir("/flash")
+
+
 def main():
     args = sys.argv[1:]
     device_id = "a0b1c2d3e4f5"
@@ -56,6 +76,8 @@ def main():
         elif args[i] == "--chunk":
             i += 1
             chunk = int(args[i])
+        elif args[i] == "--flash":
+            mount_flash()
         i += 1
     config = Config()
     config.load()
@@ -68,7 +90,9 @@ def main():
     # Noise the way a real device makes it: the banner and a print on boot.
     print("tileclock test device " + device_id + " starting")
     asyncio.create_task(game_loop(engine, counter))
-    asyncio.run(serve(sys.stdin.buffer, sys.stdout.buffer, handler))
+    import hal_link
+
+    asyncio.run(serve(sys.stdin.buffer, sys.stdout.buffer, handler, hal_link.set_baud))
 
 
 main()

@@ -1,6 +1,8 @@
 """Test rig for the link: the firmware's link task in the real MicroPython
 interpreter on one pseudo-terminal, the host tools on another, and a relay
-thread between the two that can pull the cable or damage a byte.
+thread between the two that can pull the cable or damage a byte.  The relay is
+the chip's serial port (host_tools/sim/wire.py): Ctrl-C handling always, and with
+`link="uart"` / `"usb"` the wire's speed, the chip's receive buffer and its rate.
 
     with Rig(tmp_path) as rig:          # starts micropython tests/host/link_device.py
         link = Link(rig.port)           # pyserial opens the relay's pty
@@ -17,6 +19,8 @@ import threading
 import time
 import tty
 from pathlib import Path
+
+from host_tools.sim.wire import DeviceEnd, tty_baud
 
 REPO = Path(__file__).resolve().parents[2]
 DEVICE_SCRIPT = REPO / "tests" / "host" / "link_device.py"
@@ -35,10 +39,14 @@ def micropypath(extra=()) -> str:
 class Relay(threading.Thread):
     """Copies bytes between the device's pty master and the host's pty master."""
 
-    def __init__(self, device_fd: int, host_fd: int):
+    def __init__(self, device_fd: int, host_fd: int, end: DeviceEnd | None = None,
+                 device_slave: int | None = None, host_slave: int | None = None):
         super().__init__(daemon=True)
         self.device_fd = device_fd
         self.host_fd = host_fd
+        self.end = end or DeviceEnd(paced=False)
+        self.device_slave = device_slave
+        self.host_slave = host_slave
         self.stop = threading.Event()
         self.cut = False                 # the cable is pulled: nothing gets through
         self.cut_after: int | None = None  # pull it once this many bytes went to the device
@@ -93,7 +101,12 @@ class Relay(threading.Thread):
                         self.to_host += len(data)
                         target = self.host_fd
                 try:
-                    _write_all(target, data)
+                    host_baud = tty_baud(self.host_slave) if self.host_slave else None
+                    if target == self.device_fd:
+                        self.end.host_to_device(data, lambda piece: _write_all(target, piece),
+                                                self.device_slave, host_baud, self.stop)
+                    else:
+                        _write_all(target, self.end.device_to_host(data, host_baud))
                 except OSError:
                     pass
 
@@ -119,7 +132,8 @@ class Rig:
     """One simulated device: a folder, a micropython process, a relay and a host port."""
 
     def __init__(self, folder: Path, args: tuple[str, ...] = (), script: Path = DEVICE_SCRIPT,
-                 files: dict[str, bytes] | None = None, path_extra=()):
+                 files: dict[str, bytes] | None = None, path_extra=(), link: str | None = None,
+                 env: dict[str, str] | None = None, bridge_max: int | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         for name, data in (files or {}).items():
@@ -129,6 +143,9 @@ class Rig:
         self.args = args
         self.script = script
         self.path_extra = path_extra
+        self.link = link            # None: no speed limit; "uart" / "usb": the chip's wire
+        self.extra_env = env or {}
+        self.bridge_max = bridge_max
         self.proc: subprocess.Popen | None = None
 
     def start(self):
@@ -136,12 +153,15 @@ class Rig:
         self.host_master, host_slave, self.port = _raw_pty()
         self._host_slave = host_slave   # kept open so that the pty stays up between opens
         env = dict(os.environ, MICROPYPATH=micropypath(self.path_extra),
-                   TILECLOCK_DEVICE_DIR=str(self.folder))
+                   TILECLOCK_DEVICE_DIR=str(self.folder), **self.extra_env)
         self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
                                      stdin=dev_slave, stdout=dev_slave, stderr=subprocess.PIPE,
                                      cwd=str(self.folder), env=env)
-        os.close(dev_slave)
-        self.relay = Relay(self.dev_master, self.host_master)
+        self._dev_slave = dev_slave     # kept: the relay reads its input queue
+        end = DeviceEnd(self.link or "uart", self.folder, paced=self.link is not None,
+                        bridge_max=self.bridge_max)
+        end.attach(self.proc.pid)
+        self.relay = Relay(self.dev_master, self.host_master, end, dev_slave, host_slave)
         self.relay.start()
         return self
 
@@ -164,7 +184,7 @@ class Rig:
         if hasattr(self, "relay"):
             self.relay.stop.set()
             self.relay.join(timeout=2)
-            for fd in (self.dev_master, self.host_master, self._host_slave):
+            for fd in (self.dev_master, self.host_master, self._host_slave, self._dev_slave):
                 try:
                     os.close(fd)
                 except OSError:

@@ -13,15 +13,13 @@ from hypothesis import given, settings, strategies as st
 
 from lexicon import TOO_LONG, VALID, INVALID, Lexicon, open_file
 from lexicon.sources import FileSource
+from tests import shared
 from tests.host import lexicon_fixtures
 from wordlist_packer.image import Image
 from wordlist_packer.normalise import Profile
 from wordlist_packer.pipeline import build_from_lines
 
 REPO = Path(__file__).resolve().parents[2]
-WORDLISTS = Path("/work/shared/wordlists")
-if not WORDLISTS.is_dir():
-    WORDLISTS = REPO.parent / "shared" / "wordlists"
 
 
 def packer_answer(img, tiles):
@@ -79,7 +77,7 @@ def _micropython():
 
 def test_micropython_reader_agrees_on_a_real_german_list(tmp_path):
     rng = random.Random(5)
-    with lzma.open(WORDLISTS / "de.txt.xz", "rt", encoding="utf-8") as f:
+    with lzma.open(shared.wordlist("de"), "rt", encoding="utf-8") as f:
         lines = [line.strip() for line in f]
     sample = rng.sample(lines, 30000)
     profile = Profile.builtin("de")

@@ -25,15 +25,14 @@ The Polish image is built once by the packer into build/pl.dawg (about 60 s).
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests import shared
 from tests.host import runtime_proc
 
 REPO = runtime_proc.REPO
 IMAGE = REPO / "build" / "pl.dawg"
-WORDLIST = Path("/work/shared/wordlists/pl.txt.xz")
 WORD_BYTES = 8 if sys.maxsize > 2**32 else 4
 HEAP_100K_WORDS = 100 * 1024 * WORD_BYTES // 4     # what -X heapsize=100wK gives
 # Regression guard for the figures run (64-bit unix port, code in ROM): the firmware's
@@ -43,10 +42,9 @@ FIRMWARE_BOUND = 120 * 1024
 
 def _polish_image():
     if not IMAGE.exists():
-        if not WORDLIST.exists():
-            pytest.skip("no Polish word list at %s" % WORDLIST)
+        wordlist = shared.wordlist("pl")
         IMAGE.parent.mkdir(exist_ok=True)
-        subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(WORDLIST),
+        subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(wordlist),
                         "--language", "pl", "-o", str(IMAGE)], check=True, cwd=REPO)
     return IMAGE
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared
 from wordlist_packer.cli import EXIT_INPUT, EXIT_VERIFY, main
 from wordlist_packer.image import Image
 
 REPO = Path(__file__).resolve().parents[2]
-WORDLISTS = REPO.parent / "shared" / "wordlists"
 
 
 def test_build_lookup_info_stats(tmp_path, capsys):
@@ -70,7 +70,7 @@ def test_python_dash_m_from_repo_root(tmp_path):
 
 @pytest.mark.slow
 def test_german_list_verified_end_to_end(tmp_path, capsys):
-    src = WORDLISTS / "de.txt.xz"
+    src = shared.wordlist("de")
     out = tmp_path / "de.img"
     assert main(["build", str(src), "-l", "de", "-o", str(out), "--date", "0", "-q"]) == 0
     assert main(["verify", str(out), str(src), "-l", "de", "-q", "--samples", "5000"]) == 0

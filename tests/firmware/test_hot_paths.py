@@ -1,0 +1,88 @@
+# mpytest-heapsize: 150K
+# Hot paths allocate nothing, across the tick wrap and over a 24-hour game.  These
+# run on the 32-bit build too ([micropython-32], tests/mpy_plugin.py): only there is a
+# value past 2**30 - 1 a big int on the heap, as on the chip.
+
+from clock_helpers import MIN, SEC, game
+from timebase import TICKS_MAX, ManualClock, ticks_add, ticks_diff
+
+HOUR = 60 * MIN
+
+
+def _no_gc(func, *args):
+    """Heap bytes allocated by func(*args), the collector off."""
+    import gc
+
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        func(*args)
+        return gc.mem_alloc() - before
+    finally:
+        gc.enable()
+
+
+def _tick_sweep(start, steps, delta):
+    t = start
+    total = 0
+    n = 0
+    while n < steps:
+        u = ticks_add(t, delta)
+        total = (total + ticks_diff(u, t)) & 0xFFFF
+        t = u
+        n += 1
+    return total
+
+
+def test_tick_arithmetic_across_the_wrap_allocates_nothing():
+    from mpytest import only_micropython
+
+    only_micropython("gc.mem_alloc measures the MicroPython heap")
+    _tick_sweep(TICKS_MAX - 10, 4, 7)        # warm up (first calls may intern names)
+    for start, delta in ((TICKS_MAX - 5000, 997), (TICKS_MAX - 3, 1), (TICKS_MAX >> 1, 13),
+                         (0, (1 << 29) - 1), (TICKS_MAX, TICKS_MAX)):
+        assert _no_gc(_tick_sweep, start, 200, delta) == 0, (start, delta)
+    assert ticks_diff(ticks_add(TICKS_MAX - 5, 10), TICKS_MAX - 5) == 10
+
+
+def _play(table, steps, step_ms):
+    engine, clock = table.engine, table.clock
+    n = 0
+    while n < steps:
+        t = clock.advance(step_ms)
+        engine.update(t)
+        engine.display(0)
+        engine.display(1)
+        n += 1
+
+
+def test_24_hours_of_game_and_end_screen_across_the_wrap_allocate_nothing():
+    from mpytest import only_micropython
+
+    only_micropython("gc.mem_alloc measures the MicroPython heap")
+    table = game("tso30", {"initial_ms": 5999000})   # the longest time a preset takes
+    engine = table.engine
+    start = table.now()
+    table.press(0)
+    _play(table, 30, 1000)
+    # 24 hours, one update per second as the display task sees the clock; a turn ends
+    # every 20 minutes (the press and its challenge window are outside the measured
+    # stretches: they are events, not the hot path).  Both clocks run out after about
+    # 3.3 hours; the game ends on time in overtime and the end screen stays up for the
+    # rest of the day.  Only the stretch in which the game ends may allocate (its result).
+    stretch = 0
+    ended = []
+    while stretch < 72:
+        phase = engine.phase
+        used = _no_gc(_play, table, 1170, 1000)
+        if engine.phase != phase:
+            ended.append(stretch)
+        else:
+            assert used == 0, (stretch, used)
+        table.press(1 - stretch % 2)
+        _play(table, 30, 1000)
+        stretch += 1
+    assert len(ended) == 1 and ended[0] < 20, ended
+    assert ticks_diff(table.now(), start) >= 24 * HOUR
+    assert table.now() < start      # the ticks wrapped on the way

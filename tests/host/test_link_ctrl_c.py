@@ -1,0 +1,91 @@
+"""A Ctrl-C (0x03) on the clock's serial port during a game.
+
+On the chip the UART/USB driver turns 0x03 into KeyboardInterrupt in the running program
+unless micropython.kbd_intr(-1) was called; the simulated port does the same
+(host_tools/sim/wire.py).  The firmware's link task turns Ctrl-C off while it owns stdin
+(firmware/link/server.py), so the game goes on; a firmware that leaves it on stops."""
+
+from __future__ import annotations
+
+import pytest
+import serial
+
+from tests.host.sim_helpers import Sim
+from tests.host.test_sim_link import clockctl, clockctl_until_ok, table_row
+
+
+def _game_on(port):
+    r = clockctl("devices", "--port", port)
+    return r.returncode == 0 and table_row(r.stdout, port)[-1] == "yes"
+
+
+def _start_game(sim):
+    sim.wait_for(lambda s: s["connected"], what="the firmware's channel")
+    clockctl_until_ok("devices", "--port", sim.link_port, what="the link")
+    sim.post("/api/button", {"name": "left", "down": True})     # held past the debounce
+    sim.wait_for(lambda s: _game_on(sim.link_port), what="the game to start")
+    sim.post("/api/button", {"name": "left", "down": False})
+
+
+def _ctrl_c(sim):
+    """Send 0x03 and keep the port open until the simulated port has taken it."""
+    before = sim.state()["link"]
+
+    def taken(state):
+        link = state["link"]
+        return (link["to_device"] > before["to_device"]
+                or link["interrupts"] > before["interrupts"])
+
+    with serial.serial_for_url(sim.link_port, baudrate=115200, timeout=0.1) as ser:
+        ser.write(b"\x03")
+        ser.flush()
+        sim.wait_for(taken, what="the byte to reach the chip")
+
+
+def _redraws(state):
+    return state["panels"]["left"]["frames"] + state["panels"]["right"]["frames"]
+
+
+@pytest.fixture
+def device_dir(tmp_path):
+    return tmp_path / "device"
+
+
+def test_ctrl_c_on_the_link_does_not_stop_the_game(device_dir, tmp_path):
+    sim = Sim(device_dir, extra=["--link-pty", str(tmp_path / "usb")])
+    try:
+        _start_game(sim)
+        before = sim.state()
+        _ctrl_c(sim)
+        # The running clock keeps redrawing its time; the chip did not restart.
+        after = sim.wait_for(lambda s: _redraws(s) >= _redraws(before) + 3,
+                             what="the clock to go on counting")
+        assert after["boots"] == 1 and after["status"] == "running", after["log"]
+        assert after["link"]["interrupts"] == 0
+        assert not any("KeyboardInterrupt" in line for line in after["log"]), after["log"]
+        r = clockctl_until_ok("devices", "--port", sim.link_port, what="the link after Ctrl-C")
+        assert table_row(r.stdout, sim.link_port)[1] == "ok" and r.stdout.split()[-1] != "", r.stdout
+        assert table_row(r.stdout, sim.link_port)[-1] == "yes", r.stdout
+    finally:
+        sim.stop()
+
+
+def test_without_kbd_intr_a_ctrl_c_stops_the_firmware(device_dir, tmp_path):
+    # A firmware that gives Ctrl-C back while the game runs: what the chip then does.
+    main = tmp_path / "ctrl_c_main.py"
+    main.write_text("import asyncio, micropython, app\n"
+                    "async def ctrl_c_on():\n"
+                    "    await asyncio.sleep_ms(200)\n"
+                    "    micropython.kbd_intr(3)\n"
+                    "    print('Ctrl-C is on')\n"
+                    "app.run(extra=(ctrl_c_on(),))\n")
+    sim = Sim(device_dir, main=main, extra=["--link-pty", str(tmp_path / "usb")])
+    try:
+        _start_game(sim)
+        sim.wait_for(lambda s: "Ctrl-C is on" in s["log"], what="the firmware to turn Ctrl-C on")
+        _ctrl_c(sim)
+        state = sim.wait_for(lambda s: s["boots"] == 2, what="the firmware to stop and restart")
+        assert any("KeyboardInterrupt" in line for line in state["log"]), state["log"]
+        assert state["link"]["interrupts"] == 1
+    finally:
+        sim.stop()
