@@ -29,11 +29,17 @@ def flow_factory(config):
 
 
 def reset_cause():
-    """"watchdog" after a watchdog reset, else ""."""
+    """"watchdog" after a watchdog reset, "sleep" after waking from deep sleep (the
+    battery was empty), else ""."""
     try:
         import machine
 
-        return "watchdog" if machine.reset_cause() == machine.WDT_RESET else ""
+        cause = machine.reset_cause()
+        if cause == machine.WDT_RESET:
+            return "watchdog"
+        if cause == machine.DEEPSLEEP_RESET:
+            return "sleep"
+        return ""
     except (ImportError, AttributeError):
         return ""
 

@@ -3,7 +3,8 @@
 
 
 class Board:
-    def __init__(self, buttons, keypad, panels, buzzer, battery=None, leds=None, wdt=None):
+    def __init__(self, buttons, keypad, panels, buzzer, battery=None, leds=None, wdt=None,
+                 power=None):
         self.buttons = buttons      # hal_buttons.Buttons: left, right, pause, challenge
         self.keypad = keypad        # hal_keypad.Keypad or None
         self.panels = panels        # hal_display.Panels or None
@@ -11,6 +12,7 @@ class Board:
         self.battery = battery      # hal_battery.Battery or None
         self.leds = leds            # (left, right, status) output pins or None
         self.wdt = wdt              # machine.WDT once started, or None
+        self.power = power          # hal_power.Power (deep sleep) or None
 
 
 def create(clock, panels=True):
@@ -20,6 +22,7 @@ def create(clock, panels=True):
     import hal_buzzer
     import hal_display
     import hal_keypad
+    import hal_power
     from machine import Pin
 
     leds = (Pin(hwconfig.PIN_LED_LEFT, Pin.OUT, value=0),
@@ -27,4 +30,4 @@ def create(clock, panels=True):
             Pin(hwconfig.PIN_LED_STATUS, Pin.OUT, value=0))
     return Board(hal_buttons.create(clock), hal_keypad.create(),
                  hal_display.create() if panels else None, hal_buzzer.create(),
-                 hal_battery.create(), leds)
+                 hal_battery.create(), leds, power=hal_power.create())

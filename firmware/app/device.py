@@ -3,22 +3,32 @@
 # (app/tasks.py) call in a loop and that tests call directly with a
 # timebase.ManualClock:
 #
-#   start()            restore the game from NVS (paused, "recovered") or start a new one
+#   start()            restore the game from NVS (paused, "recovered"), the terminal's
+#                      challenge step with it, or start a new game
 #   tick(now)          buttons -> engine/flow, flow timeouts, cues -> buzzer, LEDs,
 #                      state saves, game log
-#   scan_keys(now)     one keypad scan -> flow
+#   scan_keys(now)     one keypad scan -> flow; each key that was taken is saved
+#                      before the next one is
 #   refresh(now)       redraw and show the panels whose content changed
-#   sample_battery(now)
+#   sample_battery(now)  at "empty": save, say so, deep sleep until the pause switch
 #
 # Button presses reach the engine with the tick their interrupt recorded.
+#
+# What a power cut must not lose (docs/runtime.md, Persistence and recovery):
+# every event is saved before the next one is taken, as one NVS record holding
+# the engine's snapshot (with its game's preset), the terminal's challenge step
+# and the game log lines not yet in logs/games.jsonl; the lines are appended to
+# the file right after, and start-up appends what a cut left in the record.
+# The game log's numbering (seq) goes on across games, resets and restarts.
 
 from i18n import tr
 from timebase import ticks_diff
 
+from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OVERTIME_MINUTE,
-                          CUE_WINDOW_CLOSED, PHASE_PLAY, PHASE_SETUP, Engine)
-from render.player import (EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST, EXTRA_RECOVERED,
-                           PlayerView)
+                          CUE_WINDOW_CLOSED, PHASE_ENDING, PHASE_PLAY, PHASE_SETUP, Engine)
+from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
+                           EXTRA_RECOVERED, PlayerView)
 from render.terminal import TerminalView, status_text
 
 BUTTON_LEFT = 0
@@ -29,23 +39,30 @@ BUTTON_NAMES = ("left", "right", "pause", "challenge")
 # The pause switch held this long by the player whose clock it stopped asks on
 # the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
 FINISH_HOLD_MS = 2000
+# At "empty" the message stays this long before the device sleeps.
+SLEEP_AFTER_MS = 10000
 
 LOG_FLUSH_MS = 10000
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
 # after every event and at least every LOG_FLUSH_MS, far fewer than this
 LOG_CAPACITY = 16
+# game log lines the state record keeps while the file cannot take them
+PENDING_MAX = 8
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
               "reset_confirm", "accepted", "withdrawn", "penalty")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
+# what the recovery note and the game log say about the restart
+CAUSE_NOTES = {"watchdog": "recovered_wdt", "sleep": "recovered_sleep"}
 
 
 class Device:
     def __init__(self, clock, board, config, state, gamelog, flow_factory, reset_cause=""):
         """board: hardware layers (app.board.Board); config: store.config.Config;
         state: store.state.GameState; gamelog: store.gamelog.LogFile;
-        flow_factory(engine) -> terminal.flow.ChallengeFlow (or None: no terminal)."""
+        flow_factory(engine) -> terminal.flow.ChallengeFlow (or None: no terminal);
+        reset_cause: "" (power on), "watchdog" or "sleep" (woken from deep sleep)."""
         self.clock = clock
         self.board = board
         self.config = config
@@ -65,11 +82,15 @@ class Device:
         self.events = 0              # button and key events handled (for tests and the link)
         self.saves = 0
         self._dirty = False
-        self._log_seq = -1
+        self._log = None             # the engine log the lines were last taken from
+        self._log_seq = -1           # seq of the last record taken into _pending
+        self._pending = []           # game log lines not yet in the file
         self._log_at = 0
         self._config_serial = -1
         self._preset_pending = False
         self._empty_handled = False
+        self._sleep_at = None        # ticks at which the device goes to deep sleep
+        self._sleep_screen = None    # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
         # Sinks bound once: the hot path creates no bound methods.
         self._on_button = self.on_button
@@ -81,35 +102,73 @@ class Device:
     def start(self):
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
-        self.engine = self._restore()
+        terminal = self._restore(now)
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
+        if self.flow is not None:
+            self.flow.restore(terminal, now)
+        elif self.engine.challenging:
+            self.engine.cancel_challenge(now)    # no terminal to finish it: clocks as before
         self._apply_config(now)
         if self.recovered:
-            self.gamelog_note('{"kind": "recovered", "phase": %d, "cause": "%s"}'
-                              % (self.engine.phase, self.reset_cause))
-        self._log_seq = -1
+            self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
+        self._dirty = True
         self._update_status()
         self.tick(now)
         del LAST[:]
         LAST.append(self)
         return self
 
-    def _restore(self):
-        preset = self.config.preset()
-        blob = self.state.load()
-        if blob:
+    def _restore(self, now):
+        """Sets self.engine; returns the terminal's saved part (bytes)."""
+        terminal = b""
+        engine = None
+        try:
+            parts = self.state.load()
+        except ValueError:
+            parts = None
+            self.recovery_note = "not_recovered"
+        file_seq = self._file_seq()
+        if parts:
+            snapshot, terminal, lines = parts
+            file_seq = self._append_left_over(lines, file_seq)
             try:
-                engine = Engine.restore(blob, preset, self.clock, LOG_CAPACITY)
-                engine.update(self.clock.ticks_ms())
+                engine = Engine.restore(snapshot, None, self.clock, LOG_CAPACITY)
+                engine.update(now)
             except ValueError:
+                engine = None
+                terminal = b""
                 self.recovery_note = "not_recovered"
             else:
                 if engine.phase != PHASE_SETUP or _any_time_used(engine):
                     self.recovered = True
-                    self.recovery_note = ("recovered_wdt" if self.reset_cause == "watchdog"
-                                          else "recovered_note")
-                return engine
-        return Engine(preset, self.clock, LOG_CAPACITY)
+                    self.recovery_note = CAUSE_NOTES.get(self.reset_cause, "recovered_note")
+        if engine is None:
+            engine = Engine(self.config.preset(), self.clock, LOG_CAPACITY, file_seq + 1)
+        elif engine.log.next_seq() <= file_seq:
+            engine.log = gl.GameLog(LOG_CAPACITY, file_seq + 1)
+        self.engine = engine
+        self._log = engine.log
+        self._log_seq = engine.log.next_seq() - 1
+        return terminal
+
+    def _file_seq(self):
+        try:
+            return self.gamelog.last_seq()
+        except OSError:
+            return -1
+
+    def _append_left_over(self, lines, file_seq):
+        # Lines a cut kept from reaching the file (saved with the state just before).
+        if not lines:
+            return file_seq
+        todo = []
+        for line in str(lines, "utf-8").split("\n"):
+            seq = gl.seq_of(line)
+            if seq > file_seq:
+                todo.append(line)
+                file_seq = seq
+        self._pending = todo         # saved and appended by the first tick
+        return file_seq
 
     # --- the core step -----------------------------------------------------
 
@@ -120,7 +179,10 @@ class Device:
             self._finish_gesture(now)
         flow = self.flow
         if flow is not None:
+            state = flow.state
             flow.update(now)
+            if flow.state != state:
+                self._dirty = True       # a verdict or the referee's menu timed out
         engine = self.engine
         cues = engine.update(board.buttons.unsettled_since(now))
         if cues:
@@ -128,12 +190,19 @@ class Device:
         board.buzzer.update(now)
         if self.config.serial != self._config_serial:
             self._apply_config(now)
-        if self._preset_pending and engine.phase == PHASE_SETUP and not self._running():
+        if self._preset_pending and engine.fresh() and not self._running():
             self._apply_preset(now)
+        if self.recovered and self._running():
+            self.recovered = False       # the game goes on
+            self._update_status()
         self._leds()
         self._persist(now)
+        if self._sleep_at is not None and ticks_diff(now, self._sleep_at) >= 0:
+            self._sleep(now)
 
     def on_button(self, index, t):
+        if self._sleep_at is not None:
+            return                       # going to sleep: the game is saved as it is
         engine = self.engine
         self.events += 1
         self._dirty = True
@@ -148,9 +217,7 @@ class Device:
                 # pause tapped while "game over?" is asked: no, the game goes on
                 flow.close_prompt(t)
             if engine.paused:
-                if engine.resume(t):
-                    self.recovered = False
-                    self._update_status()
+                engine.resume(t)
             else:
                 side = engine.on_turn
                 if (engine.pause(t) and flow is not None and engine.phase == PHASE_PLAY
@@ -179,10 +246,13 @@ class Device:
             keypad.scan(now, self._on_key)
 
     def on_key(self, ch, t):
+        if self._sleep_at is not None:
+            return
         self.events += 1
-        self._dirty = True
         if self.flow is not None:
             self.flow.key(ch, t)
+            # saved before the next key is taken (a cut a moment later keeps it)
+            self._commit(self.clock.ticks_ms())
 
     def _cues(self, cues, now):
         buzzer = self.board.buzzer
@@ -195,45 +265,68 @@ class Device:
             buzzer.play("overtime_minute", now)
         elif cues & CUE_WINDOW_CLOSED:
             buzzer.play("challenge_end", now)
-        if cues & (CUE_FORFEIT | CUE_GAME_OVER):
-            self.flush_log(now)
 
     def _running(self):
         engine = self.engine
         return engine.display(0).running or engine.display(1).running
 
     def _persist(self, now):
-        state = self.state
         if self._dirty:
-            self._dirty = False
-            self.save(now)
-            self.flush_log(now)
-        elif self._running() and state.due(now):
+            self._commit(now)
+        elif self._running() and self.state.due(now):
             self.save(now)
         if ticks_diff(now, self._log_at) >= LOG_FLUSH_MS:
             self.flush_log(now)
 
+    def _commit(self, now):
+        """Save the state (with the log lines not yet in the file), then append them."""
+        self._dirty = False
+        self.save(now)
+        self.flush_log(now)
+
     def save(self, now):
-        if self.state.save(self.engine.snapshot(now), now):
-            self.saves += 1
+        self._take_log_lines()
+        pending = self._pending
+        lines = "\n".join(pending).encode() if pending else b""
+        flow = self.flow
+        terminal = flow.saved_bytes() if flow is not None else b""
+        try:
+            if self.state.save(self.engine.snapshot(now), now, terminal, lines):
+                self.saves += 1
+        except OSError:
+            pass                 # a failing NVS must not stop the clock
 
     def flush_log(self, now):
         self._log_at = now
+        self._take_log_lines()
+        if not self._pending:
+            return
+        try:
+            self.gamelog.append(self._pending)
+        except OSError:
+            return          # a full or failing flash must not stop the clock
+        self._pending = []
+
+    def _take_log_lines(self):
+        # New records of the engine's log (and of the log of the game before a reset)
+        # into _pending, in order.
         log = self.engine.log
+        old = self._log
+        if old is not log:
+            self._take_from(old)
+            self._log = log
+        self._take_from(log)
+
+    def _take_from(self, log):
         last = log.last()
         if last is None or last[0] <= self._log_seq:
             return
-        try:
-            self.gamelog.append(log.lines_since(self._log_seq))
-        except OSError:
-            return          # a full or failing flash must not stop the clock
+        pending = self._pending
+        for line in log.lines_since(self._log_seq):
+            pending.append(line)
         self._log_seq = last[0]
-
-    def gamelog_note(self, line):
-        try:
-            self.gamelog.append((line,))
-        except OSError:
-            pass
+        if len(pending) > PENDING_MAX:
+            del pending[:len(pending) - PENDING_MAX]
 
     def _leds(self):
         leds = self.board.leds
@@ -256,8 +349,7 @@ class Device:
             preset = self.config.preset()
         except ValueError:
             preset = None
-        if preset is not None and preset != self.engine.preset:
-            self._preset_pending = True
+        self._preset_pending = preset is not None and preset != self.engine.preset
         panels = self.board.panels
         if panels is not None:
             for panel in panels.all():
@@ -278,6 +370,33 @@ class Device:
         self._dirty = True
         self._update_status()
 
+    def game_on(self):
+        """A game is being played (its clock, its rules): what the host link must not
+        change under it without force."""
+        return self.engine.phase == PHASE_PLAY or self.engine.phase == PHASE_ENDING
+
+    def end_game(self, now, reason):
+        """End the running game from outside (a forced preset change over the link):
+        a running challenge is cancelled, the clocks stop, the game log says why and
+        holds the result; the next game gets the configured preset."""
+        engine = self.engine
+        if not self.game_on():
+            return False
+        flow = self.flow
+        if engine.challenging:
+            if flow is not None:
+                flow.cancel(now)
+            else:
+                engine.cancel_challenge(now)
+        if flow is not None:
+            flow.close_prompt(now)
+        engine.log_note(gl.ENDED, now, reason)
+        if not engine.paused and self._running():
+            engine.pause(now)            # no 5.2d excuse: the clock was not left running
+        engine.end_game(now)
+        self._commit(now)
+        return True
+
     # --- displays ----------------------------------------------------------
 
     def label(self, key):
@@ -294,6 +413,8 @@ class Device:
             e |= EXTRA_BATTERY_LOW
         if self.flow is not None and self.flow.lexicon is None:
             e |= EXTRA_NO_WORDLIST
+        if self._sleep_screen is not None:
+            e |= EXTRA_BATTERY_EMPTY
         return e
 
     def refresh(self, now):
@@ -315,7 +436,7 @@ class Device:
                 shown += _show(panel)
         panel = panels.terminal
         if panel is not None and self.flow is not None:
-            screen = self.flow.screen()
+            screen = self._sleep_screen or self.flow.screen()
             if self.terminal_view.changed(screen, self.status):
                 self.terminal_view.draw(panel, screen, self.status)
                 shown += _show(panel)
@@ -347,14 +468,48 @@ class Device:
         if level != self.battery_level:
             self.battery_level = level
             self._update_status()
-        if level == "empty" and not self._empty_handled:
-            # Stop the clocks and keep the game: it continues after a recharge.
-            self._empty_handled = True
-            self.engine.pause(now)
-            self.save(now)
-            self.flush_log(now)
-        elif level != "empty":
-            self._empty_handled = False
+        if level == "empty":
+            if self._sleep_at is None:
+                self._going_to_sleep(now)
+        elif self._sleep_at is not None:
+            self._sleep_at = None        # charging (or on USB) again: stay awake
+            self._sleep_screen = None
+            self.terminal_view.invalidate()
+
+    def _going_to_sleep(self, now):
+        # The cell is at its lowest safe voltage: stop the clocks, keep the game
+        # (a challenge stays at its step), say so, and sleep SLEEP_AFTER_MS later.
+        from terminal.screen import Screen
+        from timebase import ticks_add
+
+        engine = self.engine
+        self._finish_side = -1
+        if not engine.challenging:
+            engine.pause(now)
+        self._commit(now)
+        screen = Screen()
+        screen.show([self.label("battery_empty"), "", self.label("game_saved"), ""]
+                    + self.label("charge_hint").split("\n"))
+        self._sleep_screen = screen
+        self._sleep_at = ticks_add(now, SLEEP_AFTER_MS)
+        for view in self.views:
+            view.invalidate()
+        self.terminal_view.invalidate()
+
+    def _sleep(self, now):
+        """Deep sleep until the pause switch is pressed; the game comes back from NVS."""
+        self._sleep_at = None
+        self._commit(now)
+        panels = self.board.panels
+        if panels is not None:
+            for panel in panels.all():
+                try:
+                    panel.poweroff()
+                except OSError:
+                    pass
+        power = self.board.power
+        if power is not None:
+            power.sleep()            # does not return on the chip
 
 
 def _show(panel):

@@ -1,24 +1,33 @@
 # The engine's whole state as a small blob for power-loss recovery: a fixed
-# struct layout with a version byte, the preset's fingerprint (the preset
-# itself is stored apart, in the configuration) and a CRC-32, so that a
-# torn or foreign blob is refused instead of restoring a wrong game.
+# struct layout with a version byte, the game's preset in full (a preset chosen
+# for the next game while this one runs must not change it, nor stop it from
+# being restored), the seq of the game log's next record (the numbering goes on
+# after a restart) and a CRC-32, so that a torn or foreign blob is refused
+# instead of restoring a wrong game.
 
 import struct
 from binascii import crc32
 
 from timebase import ticks_add, ticks_diff
-from clock.presets import fingerprint_bytes
+from clock import gamelog as gl
+from clock.presets import (CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, fingerprint_bytes,
+                           validate_preset)
 
-VERSION = 1
+VERSION = 2
 MAX_SIZE = 256
 
-# version, preset crc, phase, flags, run, paused_run, chal_run,
-# on_turn, play_side, challenger, hold_side, forfeit_side, forfeit_reason, notes, ot_cued,
+# version, the preset (its values as clock.presets.fingerprint_bytes lays them out,
+# then the name: length and 48 bytes), the game log's next seq, phase, flags, run,
+# paused_run, chal_run, on_turn, play_side, challenger, hold_side, forfeit_side,
+# forfeit_reason, notes, ot_cued,
 # used[2], credit[2], chal_pen[2], late[2], start_used[2], excused[2], turn_start[2],
 # ot_units[2], win_left, game_ms, chal_at
-_BODY = "<BIBBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
+_PRESET = "IHBIBIBHI"
+_NAME_MAX = 48      # bytes: 16 characters of UTF-8
+_BODY = "<B" + _PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
 _CRC = "<I"
 SIZE = struct.calcsize(_BODY) + struct.calcsize(_CRC)
+_STATE = 13          # index of `phase` in the unpacked body
 
 _PAUSED = 1
 _CHALLENGING = 2
@@ -30,6 +39,50 @@ _TURN_OPEN = 32
 
 def preset_crc(preset):
     return crc32(fingerprint_bytes(preset)) & 0xFFFFFFFF
+
+
+def _checked(blob):
+    """The unpacked body of a sound blob, else ValueError."""
+    if not isinstance(blob, (bytes, bytearray)) or len(blob) != SIZE:
+        raise ValueError("snapshot: wrong size")
+    body = bytes(blob[:-4])
+    if struct.unpack(_CRC, blob[-4:])[0] != crc32(body) & 0xFFFFFFFF:
+        raise ValueError("snapshot: checksum mismatch")
+    v = struct.unpack(_BODY, body)
+    if v[0] != VERSION:
+        raise ValueError("snapshot: unknown version %d" % v[0])
+    return v
+
+
+def decode_preset(blob):
+    """The preset of the game in blob (a dict as clock.presets gives); ValueError if
+    the blob or the preset in it is not sound."""
+    v = _checked(blob)
+    (initial, ot_points, per, cap, cap_kind, window, kind, kind_points, late, n,
+     name) = v[1:12]
+    if per >= len(PER_CHOICES) or cap_kind >= len(CAP_CHOICES) or kind >= len(CHALLENGE_KINDS) \
+            or not 1 <= n <= _NAME_MAX:
+        raise ValueError("snapshot: preset out of range")
+    try:
+        name = str(name[:n], "utf-8")
+    except UnicodeError:
+        raise ValueError("snapshot: preset name")
+    preset = {
+        "name": name,
+        "initial_ms": initial,
+        "overtime_penalty_points": ot_points,
+        "overtime_penalty_per": PER_CHOICES[per],
+        "overtime_cap_ms": cap,
+        "overtime_cap_consequence": CAP_CHOICES[cap_kind],
+        "challenge_window_ms": window,
+        "challenge_penalty_kind": CHALLENGE_KINDS[kind],
+        "challenge_penalty_points": kind_points,
+        "late_forfeit_ms": late,
+    }
+    ok, message = validate_preset(preset)
+    if not ok:
+        raise ValueError("snapshot: preset: " + message)
+    return preset
 
 
 def encode(engine, t):
@@ -47,8 +100,15 @@ def encode(engine, t):
     flags = ((_PAUSED if e.paused else 0) | (_CHALLENGING if e.challenging else 0)
              | (_WIN_OPEN if e._win_open else 0) | (_WIN_TIMED if e._win_timed else 0)
              | (_GAME_STARTED if e._game_started else 0) | (_TURN_OPEN if e._turn_open else 0))
+    p = e.preset
+    name = p["name"].encode()
     body = struct.pack(
-        _BODY, VERSION, preset_crc(e.preset), e.phase, flags, e._run, e._paused_run,
+        _BODY, VERSION, p["initial_ms"], p["overtime_penalty_points"],
+        PER_CHOICES.index(p["overtime_penalty_per"]), p["overtime_cap_ms"],
+        CAP_CHOICES.index(p["overtime_cap_consequence"]), p["challenge_window_ms"],
+        CHALLENGE_KINDS.index(p["challenge_penalty_kind"]), p["challenge_penalty_points"],
+        p["late_forfeit_ms"], len(name), name, e.log.next_seq(),
+        e.phase, flags, e._run, e._paused_run,
         e._chal_run, e.on_turn, e._play_side, e._challenger, e.hold_side, e.forfeit_side,
         e.forfeit_reason, e._notes, (1 if e._ot_cued[0] else 0) | (2 if e._ot_cued[1] else 0),
         used[0], used[1], e._credit[0], e._credit[1], e._chal_pen[0], e._chal_pen[1],
@@ -59,22 +119,20 @@ def encode(engine, t):
 
 
 def decode_into(engine, blob, now):
-    """Load a snapshot into a fresh engine; ValueError if the blob is not trustworthy."""
-    if not isinstance(blob, (bytes, bytearray)) or len(blob) != SIZE:
-        raise ValueError("snapshot: wrong size")
-    body = bytes(blob[:-4])
-    if struct.unpack(_CRC, blob[-4:])[0] != crc32(body) & 0xFFFFFFFF:
-        raise ValueError("snapshot: checksum mismatch")
-    v = struct.unpack(_BODY, body)
-    if v[0] != VERSION:
-        raise ValueError("snapshot: unknown version %d" % v[0])
+    """Load a snapshot into a fresh engine (made with the snapshot's preset, see
+    decode_preset); ValueError if the blob is not trustworthy."""
+    v = _checked(blob)
     e = engine
-    if v[1] != preset_crc(e.preset):
+    if decode_preset(blob) != e.preset:
         raise ValueError("snapshot: taken with a different preset")
+    log_next = v[_STATE - 1]
+    v = v[_STATE - 2:]          # from here on the layout of version 1 (index 2 = phase)
     (e.phase, flags, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side,
      e._challenger, e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes, cued) = v[2:15]
     if e.phase > 3 or e._run > 3 or e._paused_run > 3 or e._chal_run > 3 or e.forfeit_reason > 2:
         raise ValueError("snapshot: field out of range")
+    if e.log.next_seq() != log_next:
+        e.log = gl.GameLog(e.log.capacity, log_next)
     e._used = [v[15], v[16]]
     e._credit = [v[17], v[18]]
     e._chal_pen = [v[19], v[20]]
