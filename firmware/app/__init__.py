@@ -75,7 +75,8 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
 
     clock = SystemClock()
     board = board_mod.create(clock)
-    if selftest_requested(board):
+    # (the pause switch that woke the device from deep sleep is no self-test request)
+    if reset_cause() != "sleep" and selftest_requested(board):
         import selftest
 
         selftest.run(board, clock)

@@ -92,6 +92,7 @@ class Device:
         self._sleep_at = None        # ticks at which the device goes to deep sleep
         self._sleep_screen = None    # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
+        self._wake_press = False     # the pause press that woke the device: not a pause
         # Sinks bound once: the hot path creates no bound methods.
         self._on_button = self.on_button
         self._on_key = self.on_key
@@ -102,6 +103,7 @@ class Device:
     def start(self):
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
+        self._wake_press = self.reset_cause == "sleep" and self.board.buttons.is_down("pause")
         terminal = self._restore(now)
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
         if self.flow is not None:
@@ -210,6 +212,9 @@ class Device:
             engine.press(t, index)
         elif index == BUTTON_PAUSE:
             self._finish_side = -1
+            if self._wake_press:
+                self._wake_press = False     # it woke the device; the game stays paused
+                return
             if engine.challenging:
                 return
             flow = self.flow

@@ -59,8 +59,9 @@ class Rig:
             write_bytes("lexicon.dawg", read_bytes(image_path(lexicon)))
         self.boot()
 
-    def boot(self, reset_cause=None):
-        """Power on (or a reset: reset_cause, a machine.*_RESET)."""
+    def boot(self, reset_cause=None, held=()):
+        """Power on (or a reset: reset_cause, a machine.*_RESET), with the buttons
+        named in `held` down."""
         machine.sim_reset_all()
         if reset_cause is not None:
             machine.sim_set_reset_cause(reset_cause)
@@ -69,6 +70,8 @@ class Rig:
         for pin in PINS.values():
             machine.sim_external_pull(pin, None)
         self.board = board_mod.create(self.clock, panels=False)
+        for name in held:
+            self.down(name)
         self.matrix = machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
                                            hwconfig.KEYPAD_LAYOUT)
         machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)   # 3.9 V cell

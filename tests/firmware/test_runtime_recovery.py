@@ -393,8 +393,36 @@ def test_an_empty_battery_saves_says_so_and_sleeps_until_the_pause_switch():
         assert esp32.sim_wake_ext0() == (hwconfig.PIN_BUTTON_PAUSE, False)
         # the pause switch wakes it: a reset from deep sleep, the challenge where it was
         rig.power_cut()
-        dev = rig.boot(machine.DEEPSLEEP_RESET)
+        machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)      # on the charger
+        dev = rig.boot(machine.DEEPSLEEP_RESET, held=("pause",))
         assert dev.recovered and dev.status == "After sleep"
         assert dev.flow.state == F.ENTRY and "1 SEE" in rig.screen()
+        rig.run(100)
+        rig.up("pause")                        # the press that woke it is no pause
+        rig.run(100)
+        assert dev.engine.challenging and dev.flow.state == F.ENTRY
+        rig.keys("#C#")
+        assert rig.screen().startswith("ACCEPTABLE")
+        assert dev.engine.display(1).running  # the challenger's clock runs again
+        # empty again, outside a challenge: the clock stops; woken, it stays stopped
+        machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1600)
+        for _ in range(8):
+            dev.sample_battery(rig.now())
+        assert dev.engine.paused
+        left = rig.left_ms(1)
+        try:
+            rig.run(11000)
+            raise AssertionError("no deep sleep")
+        except machine.SimReset:
+            pass
+        rig.power_cut()
+        machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)
+        dev = rig.boot(machine.DEEPSLEEP_RESET, held=("pause",))
+        rig.run(300)
+        rig.up("pause")
+        rig.run(100)
+        assert dev.engine.paused and rig.left_ms(1) == left
+        rig.press("pause")                     # a pause press now: the game goes on
+        assert dev.engine.display(1).running
     finally:
         runtime_rig.leave()
