@@ -30,10 +30,12 @@ def main(argv=None):
         figures = fault_kills.run(args.kills, args.seed, Path(tmp) / "device",
                                   log=lambda m: print(m, file=sys.stderr, flush=True))
     print(json.dumps(figures, indent=1, sort_keys=True))
-    lost = args.kills - figures["recoveries_checked"]
-    print("kills %d, games lost %d, game log records %d, %.0f s"
-          % (args.kills, lost, figures["log_records"], figures["seconds"]))
-    return 0 if lost == 0 else 1
+    # fault_kills.run raises at the first boot that does not continue the game
+    print("kills %d (%d of them in a start-up), games lost 0, recoveries checked %d, "
+          "game log records in order %d, %.0f s"
+          % (args.kills, figures["boots_cut"], figures["recoveries_checked"],
+             figures["log_records"], figures["seconds"]))
+    return 0
 
 
 if __name__ == "__main__":

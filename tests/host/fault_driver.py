@@ -46,6 +46,9 @@ STUCK_STEPS = 60000          # 10 minutes of game time without a running clock: 
 _trace = [None]
 
 
+_steps_traced = [True]
+
+
 def out(line):
     f = _trace[0]
     if f is None:
@@ -73,7 +76,8 @@ class Rig:
         real_save = state.save
 
         def save(*args):
-            out("C " + self.state())
+            if _steps_traced[0]:
+                out("C " + self.state())
             return real_save(*args)
         state.save = save
         out("B " + self.state())
@@ -132,7 +136,8 @@ class Rig:
             elif self.steps - self.last_running > STUCK_STEPS:
                 out("X stuck " + self.state())
                 raise SystemExit(3)
-            out("S " + self.state())
+            if _steps_traced[0]:
+                out("S " + self.state())
 
     def press(self, name, hold=4):
         self.board.press(name)
@@ -392,6 +397,55 @@ class Rig:
                 self.matrix.release_key(ch)
             self.advance(rng.randint(0, 50))
 
+    def steer(self, target, limit=300):
+        """Play on towards a phase (phase_name); False if it was not reached."""
+        for _ in range(limit):
+            if phase_name(self) == target:
+                return True
+            if target == "referee-decides":
+                return self.referee_decides()
+            dev = self.dev
+            e = dev.engine
+            f = dev.flow
+            st = f.state
+            neutral_play = st == F.NEUTRAL and e.phase == 1 and not e.paused
+            if target == "cancel-ask" and st in (F.COUNT, F.ENTRY, F.CONFIRM, F.READY):
+                self.key("D")
+            elif target == "referee-menu" and st == F.NEUTRAL:
+                self.key("D")
+                self.pin()
+            elif target in ("finish-ask", "end-phase", "over") and neutral_play \
+                    and e.on_turn >= 0:
+                self.board.press("pause")          # the last move
+                self.advance(215)
+                self.board.release("pause")
+                self.advance(5)
+                if target != "finish-ask" and self.dev.flow.state == F.FINISH_ASK:
+                    self.key("#")
+            elif target in ("accept-ask", "over") and st == F.NEUTRAL and e.phase == 2 \
+                    and e.challenger_side() >= 0:
+                self.key("C")
+                if target == "over":
+                    self.key("#")
+            elif target == "setup" and st == F.NEUTRAL and e.phase != 0:
+                self.key("D")
+                self.pin()
+                self.keys("4#D")
+            elif target == "paused" and neutral_play:
+                self.press("pause")
+            elif target == "hold" and neutral_play and e.challenger_side() >= 0:
+                self.key("B")
+            elif target in ("count", "entry", "confirm", "ready", "verdict") and neutral_play \
+                    and e.challenger_side() >= 0:
+                self.challenge()
+            elif target == "overtime" and neutral_play and e.on_turn >= 0:
+                self.advance(self.rng.randint(500, 3000))     # a long think
+                if phase_name(self) != target:
+                    self.press(BUTTONS[self.dev.engine.on_turn])
+            else:
+                self.act()
+        return phase_name(self) == target
+
     def referee_decides(self):
         """Into a challenge whose word is beyond the list (the referee decides screen)."""
         for _ in range(200):
@@ -438,6 +492,11 @@ def phase_name(rig):
     return "running"
 
 
+PHASES = ("running", "count", "entry", "confirm", "ready", "verdict", "cancel-ask",
+          "referee-menu", "paused", "hold", "finish-ask", "end-phase", "accept-ask", "overtime",
+          "over", "setup")
+
+
 def play(seed):
     rig = Rig(seed)
     while True:
@@ -449,14 +508,10 @@ def mash(seed, presses):
     done = 0
     burst = 0
     while done < presses:
-        # somewhere in a game: a few decisions on, and every fifth burst on the
-        # referee decides screen
-        if burst % 5 == 4:
-            if not rig.referee_decides():
-                raise AssertionError("the referee decides screen was not reached")
-        else:
-            for _ in range(rig.rng.randint(0, 12)):
-                rig.act()
+        # every phase in turn (every fifth burst on the referee decides screen)
+        target = "referee-decides" if burst % 5 == 4 else PHASES[burst % len(PHASES)]
+        if not rig.steer(target) and target == "referee-decides":
+            raise AssertionError("the referee decides screen was not reached")
         phase = phase_name(rig)
         n = rig.rng.randint(10, 60)
         rig.burst(n)
@@ -483,6 +538,7 @@ def main():
     if mode == "play":
         play(int(args[1]))
     elif mode == "mash":
+        _steps_traced[0] = False
         mash(int(args[1]), int(args[2]))
     else:
         settle()

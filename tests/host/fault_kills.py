@@ -194,6 +194,7 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
     draws: Counter = Counter()
     candidates: list[dict] = []
     checked = 0
+    boots = 0
     live_checked = 0
     t0 = time.monotonic()
     for cycle in range(kills + 1):
@@ -228,6 +229,8 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
         assert not [l for l in lines if l.startswith("X ")], [l for l in lines if l.startswith("X")]
         assert "Traceback" not in err, err[-3000:]
         boot = next((l for l in lines if l.startswith("B ")), None)
+        if boot is not None and cycle:
+            boots += 1
         if boot is not None and candidates:
             back = parse(boot)
             problems = [differences(back, c) for c in candidates]
@@ -254,7 +257,10 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
             log("kill %d/%d: %s" % (cycle, kills, dict(phases)))
     os.remove(trace)
     records = check_log(folder)
-    return {"kills": kills, "recoveries_checked": checked, "long_runs_checked": live_checked,
+    # every boot after a kill was checked (a boot cut in its start-up is checked by the next)
+    assert checked == boots, (checked, boots)
+    return {"kills": kills, "recoveries_checked": checked, "boots_cut": kills - boots,
+            "long_runs_checked": live_checked,
             "phases": dict(phases), "draws": dict(draws), "log_records": records,
             "seconds": round(time.monotonic() - t0, 1)}
 
