@@ -33,7 +33,17 @@ def micropypath(extra=()) -> str:
 
 
 class Relay(threading.Thread):
-    """Copies bytes between the device's pty master and the host's pty master."""
+    """Copies bytes between the device's pty master and the host's pty master.
+
+    Never blocks on one direction while the other has bytes: both masters are
+    non-blocking, each direction has its own queue, and select() waits for whatever
+    can move (a device writing replies while the host keeps sending requests would
+    otherwise fill both ptys and stop both sides).  Hooks for the fault tests act in
+    this thread at the exact byte offset drawn: pull the cable (cut_after), damage a
+    byte (corrupt_at), or call a function (at_offset, e.g. to kill a process).
+    """
+
+    QUEUE_MAX = 1 << 20          # stop reading a side while this much waits for the other
 
     def __init__(self, device_fd: int, host_fd: int):
         super().__init__(daemon=True)
@@ -42,12 +52,15 @@ class Relay(threading.Thread):
         self.stop = threading.Event()
         self.cut = False                 # the cable is pulled: nothing gets through
         self.cut_after: int | None = None  # pull it once this many bytes went to the device
+        self.at_offset: tuple[int, object] | None = None  # (offset, callable) towards the device
         self.corrupt_at: list[int] = []  # flip one byte at (or after) these offsets to the device
         self.corrupted = 0
         self.to_device = 0
         self.dropped = bytearray()       # what the host sent while the cable was out
         self.to_host = 0
         self.lock = threading.Lock()
+        self._queues = {device_fd: bytearray(), host_fd: bytearray()}   # what waits for fd
+        self._dead: set[int] = set()
 
     def _damage(self, data: bytes) -> bytes:
         if not self.corrupt_at:
@@ -62,51 +75,85 @@ class Relay(threading.Thread):
                 self.corrupted += 1
         return bytes(out)
 
+    def _from_host(self, data: bytes) -> None:
+        if self.at_offset is not None and self.to_device + len(data) >= self.at_offset[0]:
+            # pass on exactly the bytes before the offset, then act
+            offset, action = self.at_offset
+            self.at_offset = None
+            head = max(0, offset - self.to_device)
+            if head:
+                self._from_host(data[:head])
+            action()
+            data = data[head:]
+            if not data:
+                return
+        if self.cut_after is not None and self.to_device + len(data) >= self.cut_after:
+            head = max(0, self.cut_after - self.to_device)
+            self.cut_after = None
+            if head:
+                self._from_host(data[:head])
+            data = data[head:]
+            self.cut = True
+        if self.cut:
+            self.dropped += data
+            self._queues[self.device_fd].clear()     # what was in the cable is gone too
+            return
+        data = self._damage(data)
+        self.to_device += len(data)
+        self._queues[self.device_fd] += data
+
+    def _from_device(self, data: bytes) -> None:
+        if self.cut:
+            self._queues[self.host_fd].clear()
+            return
+        self.to_host += len(data)
+        self._queues[self.host_fd] += data
+
     def run(self):
-        fds = [self.device_fd, self.host_fd]
-        while not self.stop.is_set():
+        for fd in (self.device_fd, self.host_fd):
             try:
-                ready, _, _ = select.select(fds, [], [], 0.05)
+                os.set_blocking(fd, False)
+            except OSError:
+                pass
+        other = {self.device_fd: self.host_fd, self.host_fd: self.device_fd}
+        while not self.stop.is_set():
+            queues = self._queues
+            readers = [fd for fd in (self.device_fd, self.host_fd)
+                       if fd not in self._dead and len(queues[other[fd]]) < self.QUEUE_MAX]
+            writers = [fd for fd in (self.device_fd, self.host_fd) if queues[fd]
+                       and fd not in self._dead]
+            try:
+                readable, writable, _ = select.select(readers, writers, [], 0.05)
             except (OSError, ValueError):
                 return
-            for fd in ready:
+            for fd in readable:
                 try:
                     data = os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
                 except OSError:
                     data = b""
                 if not data:
+                    # the other end went away (a killed device): stop polling it
+                    if fd == self.device_fd:
+                        self._dead.add(fd)
                     continue
                 with self.lock:
                     if fd == self.host_fd:
-                        if self.cut_after is not None and self.to_device + len(data) >= self.cut_after:
-                            self.cut = True
-                            self.cut_after = None
-                        if self.cut:
-                            self.dropped += data
-                            continue
-                        data = self._damage(data)
-                        self.to_device += len(data)
-                        target = self.device_fd
+                        self._from_host(data)
                     else:
-                        if self.cut:
-                            continue
-                        self.to_host += len(data)
-                        target = self.host_fd
-                try:
-                    _write_all(target, data)
-                except OSError:
-                    pass
-
-
-def _write_all(fd: int, data: bytes):
-    view = memoryview(data)
-    while view:
-        try:
-            n = os.write(fd, view)
-        except BlockingIOError:
-            select.select([], [fd], [], 0.05)
-            continue
-        view = view[n:]
+                        self._from_device(data)
+            for fd in writable:
+                with self.lock:
+                    queue = queues[fd]
+                    try:
+                        n = os.write(fd, queue)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        queue.clear()
+                        continue
+                    del queue[:n]
 
 
 def _raw_pty() -> tuple[int, int, str]:
