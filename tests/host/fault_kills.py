@@ -3,7 +3,7 @@ players and a referee pressing buttons and keys) is SIGKILLed, started again on 
 same device folder, and what comes back is compared with what the firmware last
 showed and saved.  Games include typed challenges, the opponent's confirmation, the
 check, verdicts, the referee's decisions, holds, pauses, the end phase, overtime,
-forfeits and resets.  Used by tests/host/test_fault_kills.py (a quick count) and
+forfeits and resets.  Used by tests/host/test_recovery_kill.py (a quick count) and
 bench/fault_kills.py (the full count; figures in docs/faults.md).
 
 A kill is drawn before it is made and lands when drawn: the child writes its trace
