@@ -2,7 +2,7 @@
 
     python bench/fault_pulls.py [--pulls 60] [--seed 1]
 
-Kinds in turn and then drawn: the line cut, the host (clockctl) killed, the device
+Kinds in turn: the line cut, the host (clockctl) killed, the device
 killed; each lands at its drawn byte (tests/host/fault_pulls.py).  Prints the pulls per
 kind, how many pushes resumed, and the time.  Figures: docs/faults.md.
 """

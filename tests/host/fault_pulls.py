@@ -2,7 +2,8 @@
 (tests/host/link_firmware_main.py: firmware/main.py on the reference board wired up
 with the fakes, its link on a pseudo-terminal behind tests/host/linkrig.py's relay).
 
-Each pull is drawn (kind and byte offset) before the push starts and lands at exactly
+Each pull (the kinds in turn, the byte offset drawn) is decided before the push starts
+and lands at exactly
 that byte, in the relay's thread:
   - line:   the cable is pulled (nothing gets through either way), then put back;
   - host:   `clockctl push-lexicon` (a separate process) is SIGKILLed;
@@ -123,7 +124,7 @@ def run(pulls: int, seed: int, folder: Path, log=print) -> dict:
             target = 1 - in_use
             image, words = lists[target]
             old_image, old_words = lists[in_use]
-            kind = KINDS[n % len(KINDS)] if n < len(KINDS) else rng.choice(KINDS)
+            kind = KINDS[n % len(KINDS)]
             kinds[kind] += 1
             relay = device.rig.relay
             offset = relay.to_device + rng.randint(1, len(image) + 200)
