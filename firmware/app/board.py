@@ -12,7 +12,7 @@ class Board:
         self.battery = battery      # hal_battery.Battery or None
         self.leds = leds            # (left, right, status) output pins or None
         self.wdt = wdt              # machine.WDT once started, or None
-        self.power = power          # hal_power.Power (deep sleep) or None
+        self.power = power          # hal_power.Power, or None: created when the cell is empty
 
 
 def create(clock, panels=True):
@@ -22,7 +22,6 @@ def create(clock, panels=True):
     import hal_buzzer
     import hal_display
     import hal_keypad
-    import hal_power
     from machine import Pin
 
     leds = (Pin(hwconfig.PIN_LED_LEFT, Pin.OUT, value=0),
@@ -30,4 +29,4 @@ def create(clock, panels=True):
             Pin(hwconfig.PIN_LED_STATUS, Pin.OUT, value=0))
     return Board(hal_buttons.create(clock), hal_keypad.create(),
                  hal_display.create() if panels else None, hal_buzzer.create(),
-                 hal_battery.create(), leds, power=hal_power.create())
+                 hal_battery.create(), leds)

@@ -25,8 +25,8 @@ from i18n import tr
 from timebase import ticks_diff
 
 from clock import gamelog as gl
-from clock.engine import (CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OVERTIME_MINUTE,
-                          CUE_WINDOW_CLOSED, PHASE_ENDING, PHASE_PLAY, PHASE_SETUP, Engine)
+from clock.engine import (CUE_FORFEIT, CUE_OVERTIME, CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED,
+                          PHASE_PLAY)
 from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
                            EXTRA_RECOVERED, PlayerView)
 from render.terminal import TerminalView, status_text
@@ -39,9 +39,6 @@ BUTTON_NAMES = ("left", "right", "pause", "challenge")
 # The pause switch held this long by the player whose clock it stopped asks on
 # the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
 FINISH_HOLD_MS = 2000
-# At "empty" the message stays this long before the device sleeps.
-SLEEP_AFTER_MS = 10000
-
 LOG_FLUSH_MS = 10000
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
 # after every event and at least every LOG_FLUSH_MS, far fewer than this
@@ -53,8 +50,6 @@ PENDING_MAX = 8
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
               "reset_confirm", "accepted", "withdrawn", "penalty")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
-# what the recovery note and the game log say about the restart
-CAUSE_NOTES = {"watchdog": "recovered_wdt", "sleep": "recovered_sleep"}
 
 
 class Device:
@@ -88,9 +83,8 @@ class Device:
         self._log_at = 0
         self._config_serial = -1
         self._preset_pending = False
-        self._empty_handled = False
-        self._sleep_at = None        # ticks at which the device goes to deep sleep
-        self._sleep_screen = None    # the terminal's message until then
+        self.sleep_at = None        # ticks at which the device goes to deep sleep
+        self.sleep_screen = None    # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
         self._wake_press = False     # the pause press that woke the device: not a pause
         # Sinks bound once: the hot path creates no bound methods.
@@ -101,76 +95,33 @@ class Device:
     # --- start-up -----------------------------------------------------------
 
     def start(self):
+        from app.restore import restore
+        from lazy import unload
+
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
         self._wake_press = self.reset_cause == "sleep" and self.board.buttons.is_down("pause")
-        terminal = self._restore(now)
+        terminal = restore(self, now, LOG_CAPACITY)
+        unload(("app.restore", "clock.snapshot_load"))
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
         if self.flow is not None:
-            self.flow.restore(terminal, now)
+            if terminal or self.engine.challenging:
+                from terminal.resume import restore as resume
+
+                resume(self.flow, terminal, now)
+                unload(("terminal.resume",))
         elif self.engine.challenging:
             self.engine.cancel_challenge(now)    # no terminal to finish it: clocks as before
         self._apply_config(now)
         if self.recovered:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
-        self._dirty = True
+        # saved at once: the note of the recovery, lines a cut kept from the log file
+        self._dirty = self.recovered or bool(self._pending)
         self._update_status()
         self.tick(now)
         del LAST[:]
         LAST.append(self)
         return self
-
-    def _restore(self, now):
-        """Sets self.engine; returns the terminal's saved part (bytes)."""
-        terminal = b""
-        engine = None
-        try:
-            parts = self.state.load()
-        except ValueError:
-            parts = None
-            self.recovery_note = "not_recovered"
-        file_seq = self._file_seq()
-        if parts:
-            snapshot, terminal, lines = parts
-            file_seq = self._append_left_over(lines, file_seq)
-            try:
-                engine = Engine.restore(snapshot, None, self.clock, LOG_CAPACITY)
-                engine.update(now)
-            except ValueError:
-                engine = None
-                terminal = b""
-                self.recovery_note = "not_recovered"
-            else:
-                if engine.phase != PHASE_SETUP or _any_time_used(engine):
-                    self.recovered = True
-                    self.recovery_note = CAUSE_NOTES.get(self.reset_cause, "recovered_note")
-        if engine is None:
-            engine = Engine(self.config.preset(), self.clock, LOG_CAPACITY, file_seq + 1)
-        elif engine.log.next_seq() <= file_seq:
-            engine.log = gl.GameLog(LOG_CAPACITY, file_seq + 1)
-        self.engine = engine
-        self._log = engine.log
-        self._log_seq = engine.log.next_seq() - 1
-        return terminal
-
-    def _file_seq(self):
-        try:
-            return self.gamelog.last_seq()
-        except OSError:
-            return -1
-
-    def _append_left_over(self, lines, file_seq):
-        # Lines a cut kept from reaching the file (saved with the state just before).
-        if not lines:
-            return file_seq
-        todo = []
-        for line in str(lines, "utf-8").split("\n"):
-            seq = gl.seq_of(line)
-            if seq > file_seq:
-                todo.append(line)
-                file_seq = seq
-        self._pending = todo         # saved and appended by the first tick
-        return file_seq
 
     # --- the core step -----------------------------------------------------
 
@@ -199,11 +150,13 @@ class Device:
             self._update_status()
         self._leds()
         self._persist(now)
-        if self._sleep_at is not None and ticks_diff(now, self._sleep_at) >= 0:
-            self._sleep(now)
+        if self.sleep_at is not None and ticks_diff(now, self.sleep_at) >= 0:
+            from app.sleep import sleep
+
+            sleep(self, now)
 
     def on_button(self, index, t):
-        if self._sleep_at is not None:
+        if self.sleep_at is not None:
             return                       # going to sleep: the game is saved as it is
         engine = self.engine
         self.events += 1
@@ -251,13 +204,13 @@ class Device:
             keypad.scan(now, self._on_key)
 
     def on_key(self, ch, t):
-        if self._sleep_at is not None:
+        if self.sleep_at is not None:
             return
         self.events += 1
         if self.flow is not None:
             self.flow.key(ch, t)
             # saved before the next key is taken (a cut a moment later keeps it)
-            self._commit(self.clock.ticks_ms())
+            self.commit(self.clock.ticks_ms())
 
     def _cues(self, cues, now):
         buzzer = self.board.buzzer
@@ -277,13 +230,13 @@ class Device:
 
     def _persist(self, now):
         if self._dirty:
-            self._commit(now)
+            self.commit(now)
         elif self._running() and self.state.due(now):
             self.save(now)
         if ticks_diff(now, self._log_at) >= LOG_FLUSH_MS:
             self.flush_log(now)
 
-    def _commit(self, now):
+    def commit(self, now):
         """Save the state (with the log lines not yet in the file), then append them."""
         self._dirty = False
         self.save(now)
@@ -310,26 +263,22 @@ class Device:
             self.gamelog.append(self._pending)
         except OSError:
             return          # a full or failing flash must not stop the clock
-        self._pending = []
+        del self._pending[:]
 
     def _take_log_lines(self):
-        # New records of the engine's log (and of the log of the game before a reset)
-        # into _pending, in order.
+        # New records into _pending, in order: after a reset first the rest of the
+        # last game's log, then the new game's.
         log = self.engine.log
         old = self._log
-        if old is not log:
-            self._take_from(old)
-            self._log = log
-        self._take_from(log)
-
-    def _take_from(self, log):
-        last = log.last()
-        if last is None or last[0] <= self._log_seq:
-            return
+        self._log = log
         pending = self._pending
-        for line in log.lines_since(self._log_seq):
-            pending.append(line)
-        self._log_seq = last[0]
+        for source in (old, log):
+            last = source.last()
+            if last is None or last[0] <= self._log_seq:
+                continue
+            for line in source.lines_since(self._log_seq):
+                pending.append(line)
+            self._log_seq = last[0]
         if len(pending) > PENDING_MAX:
             del pending[:len(pending) - PENDING_MAX]
 
@@ -375,33 +324,6 @@ class Device:
         self._dirty = True
         self._update_status()
 
-    def game_on(self):
-        """A game is being played (its clock, its rules): what the host link must not
-        change under it without force."""
-        return self.engine.phase == PHASE_PLAY or self.engine.phase == PHASE_ENDING
-
-    def end_game(self, now, reason):
-        """End the running game from outside (a forced preset change over the link):
-        a running challenge is cancelled, the clocks stop, the game log says why and
-        holds the result; the next game gets the configured preset."""
-        engine = self.engine
-        if not self.game_on():
-            return False
-        flow = self.flow
-        if engine.challenging:
-            if flow is not None:
-                flow.cancel(now)
-            else:
-                engine.cancel_challenge(now)
-        if flow is not None:
-            flow.close_prompt(now)
-        engine.log_note(gl.ENDED, now, reason)
-        if not engine.paused and self._running():
-            engine.pause(now)            # no 5.2d excuse: the clock was not left running
-        engine.end_game(now)
-        self._commit(now)
-        return True
-
     # --- displays ----------------------------------------------------------
 
     def label(self, key):
@@ -418,7 +340,7 @@ class Device:
             e |= EXTRA_BATTERY_LOW
         if self.flow is not None and self.flow.lexicon is None:
             e |= EXTRA_NO_WORDLIST
-        if self._sleep_screen is not None:
+        if self.sleep_screen is not None:
             e |= EXTRA_BATTERY_EMPTY
         return e
 
@@ -441,7 +363,7 @@ class Device:
                 shown += _show(panel)
         panel = panels.terminal
         if panel is not None and self.flow is not None:
-            screen = self._sleep_screen or self.flow.screen()
+            screen = self.sleep_screen or self.flow.screen()
             if self.terminal_view.changed(screen, self.status):
                 self.terminal_view.draw(panel, screen, self.status)
                 shown += _show(panel)
@@ -474,47 +396,18 @@ class Device:
             self.battery_level = level
             self._update_status()
         if level == "empty":
-            if self._sleep_at is None:
-                self._going_to_sleep(now)
-        elif self._sleep_at is not None:
-            self._sleep_at = None        # charging (or on USB) again: stay awake
-            self._sleep_screen = None
+            if self.sleep_at is None:
+                from app.sleep import announce
+
+                self._finish_side = -1
+                announce(self, now)
+                for view in self.views:
+                    view.invalidate()
+                self.terminal_view.invalidate()
+        elif self.sleep_at is not None:
+            self.sleep_at = None        # charging (or on USB) again: stay awake
+            self.sleep_screen = None
             self.terminal_view.invalidate()
-
-    def _going_to_sleep(self, now):
-        # The cell is at its lowest safe voltage: stop the clocks, keep the game
-        # (a challenge stays at its step), say so, and sleep SLEEP_AFTER_MS later.
-        from terminal.screen import Screen
-        from timebase import ticks_add
-
-        engine = self.engine
-        self._finish_side = -1
-        if not engine.challenging:
-            engine.pause(now)
-        self._commit(now)
-        screen = Screen()
-        screen.show([self.label("battery_empty"), "", self.label("game_saved"), ""]
-                    + self.label("charge_hint").split("\n"))
-        self._sleep_screen = screen
-        self._sleep_at = ticks_add(now, SLEEP_AFTER_MS)
-        for view in self.views:
-            view.invalidate()
-        self.terminal_view.invalidate()
-
-    def _sleep(self, now):
-        """Deep sleep until the pause switch is pressed; the game comes back from NVS."""
-        self._sleep_at = None
-        self._commit(now)
-        panels = self.board.panels
-        if panels is not None:
-            for panel in panels.all():
-                try:
-                    panel.poweroff()
-                except OSError:
-                    pass
-        power = self.board.power
-        if power is not None:
-            power.sleep()            # does not return on the chip
 
 
 def _show(panel):
@@ -523,12 +416,3 @@ def _show(panel):
         return 1
     except OSError:
         return 0        # a panel that dropped off its bus must not stop the clock
-
-
-def _any_time_used(engine):
-    initial = engine.preset["initial_ms"]
-    for side in (0, 1):
-        d = engine.display(side)
-        if d.overtime or d.remaining_ms != initial:
-            return True
-    return False

@@ -38,7 +38,7 @@ class Services:
         """"" or why `changes` would alter what the running game needs (its preset):
         the link refuses that unless asked to keep it for the next game or forced."""
         d = self.device
-        if not d.game_on() or ("preset" not in changes and "preset_edits" not in changes):
+        if not _game_on(d) or ("preset" not in changes and "preset_edits" not in changes):
             return ""
         try:
             new = d.config.preset(changes)
@@ -61,14 +61,14 @@ class Services:
         if not ok or not conflict:
             return ok, message
         new = d.config.get("preset")
-        if force and d.end_game(d.clock.ticks_ms(), "preset"):
+        if force and _end_game(d, d.clock.ticks_ms(), "preset"):
             return True, "the game in progress (%s) was ended; %s takes effect with the next game" \
                 % (running, new)
         return True, "%s takes effect with the next game; the game in progress keeps %s" \
             % (new, running)
 
     def game_in_progress(self):
-        return self.device.game_on()
+        return _game_on(self.device)
 
     def read_log(self, name, offset, size):
         path = LOGS[name]
@@ -97,3 +97,38 @@ class Services:
 
     def result_json(self):
         return json.dumps(self.device.engine.result())
+
+
+def _game_on(dev):
+    """A game is being played (its clock, its rules): what the link must not change
+    under it without force."""
+    from clock.engine import PHASE_ENDING, PHASE_PLAY
+
+    return dev.engine.phase == PHASE_PLAY or dev.engine.phase == PHASE_ENDING
+
+
+def _end_game(dev, now, reason):
+    """End the running game from outside (a forced preset change over the link): a
+    challenge in progress is cancelled (clocks as before it), the clocks stop, the game
+    log says why and holds the result; the next game gets the configured preset."""
+    from clock import gamelog as gl
+
+    engine = dev.engine
+    if not _game_on(dev):
+        return False
+    flow = dev.flow
+    if engine.challenging:
+        if flow is not None:
+            from terminal.referee import cancel
+
+            cancel(flow, now)
+        else:
+            engine.cancel_challenge(now)
+    if flow is not None:
+        flow.close_prompt(now)
+    engine.log_note(gl.ENDED, now, reason)
+    if not engine.paused and (engine.display(0).running or engine.display(1).running):
+        engine.pause(now)            # no 5.2d excuse: the clock was not left running
+    engine.end_game(now)
+    dev.commit(now)
+    return True

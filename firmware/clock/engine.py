@@ -710,7 +710,7 @@ class Engine:
         """The game in blob, paused.  The snapshot carries its game's preset: with
         preset None that one is used (a preset chosen for the next game meanwhile does
         not touch it); a preset given must be the same, else ValueError."""
-        from clock.snapshot import decode_into, decode_preset
+        from clock.snapshot_load import decode_into, decode_preset
 
         own = decode_preset(blob)
         if preset is not None and preset != own:

@@ -46,18 +46,6 @@ def _value(value):
     return json.dumps(value)
 
 
-def seq_of(line):
-    """The seq of a JSON line written by to_json (it starts '{"seq": N, '); -1 if the
-    line is not one (a line torn by a power cut)."""
-    if not line.startswith('{"seq": '):
-        return -1
-    end = line.find(",", 8)
-    try:
-        return int(line[8:end]) if end > 8 else -1
-    except ValueError:
-        return -1
-
-
 class GameLog:
     def __init__(self, capacity=256, start=0):
         """start: seq of the first record.  The device numbers records across games

@@ -1,13 +1,9 @@
 # Append-only JSON-lines log files with rotation: logs/games.jsonl, rotated to
 # logs/games.1.jsonl once it passes max_bytes (one older generation kept).
-# last_seq() reads the seq of the newest complete record back from the end of
-# the files (the numbering goes on from there after a restart).
 
 import os
 
 from store.files import exists, makedirs, remove, size
-
-TAIL = 512           # bytes read back from the end of a file to find its last record
 
 GAMES_PATH = "logs/games.jsonl"
 MAX_BYTES = 32 * 1024
@@ -50,27 +46,3 @@ class LogFile:
         remove(self.rotated)
         if exists(self.path):
             os.rename(self.path, self.rotated)
-
-    def last_seq(self):
-        """The highest "seq" of the complete records at the end of the log (the
-        current file, else the rotated one); -1 if there is none."""
-        from clock.gamelog import seq_of
-
-        for path in (self.path, self.rotated):
-            n = size(path)
-            if n <= 0:
-                continue
-            with open(path, "rb") as f:
-                f.seek(max(0, n - TAIL))
-                tail = f.read()
-            best = -1
-            for raw in tail.split(b"\n"):
-                try:
-                    seq = seq_of(str(raw, "utf-8"))
-                except UnicodeError:
-                    continue
-                if seq > best and raw.endswith(b"}"):
-                    best = seq
-            if best >= 0:
-                return best
-        return -1

@@ -5,7 +5,7 @@
 #
 #   "TC", version, then three lengths (u16) and the three parts:
 #   - the clock engine's snapshot (clock/snapshot.py);
-#   - the challenge terminal's state (terminal/resume.py; empty on the neutral screen);
+#   - the challenge terminal's state (terminal/persist.py; empty on the neutral screen);
 #   - game log lines not yet known to be in logs/games.jsonl (empty almost always:
 #     the device saves the state first and appends the lines at once after, so a
 #     cut between the two leaves them here, and start-up appends them).

@@ -7,10 +7,10 @@
 #
 # Everything of a challenge that matters after a power cut (the step, the
 # challenger, the words typed so far, a verdict on screen) is part of the game
-# state the runtime saves after every key (saved_bytes / restore, with
-# terminal.resume).  Whatever the screen, the referee's key D reaches the PIN
-# entry in at most two presses, and the referee's menu can resume the clock of
-# the side on turn, take the challenge up again or cancel it.
+# state the runtime saves after every key (saved_bytes with terminal.persist;
+# terminal.resume reads it back at start-up).  Whatever the screen, the referee's
+# key D reaches the PIN entry in at most two presses, and the referee's menu can
+# resume the clock of the side on turn, take the challenge up again or cancel it.
 #
 # Only what the neutral screen needs stays loaded while the clocks run: the
 # word entry, the key map and the referee menu (terminal.entry, .keymap,
@@ -48,7 +48,7 @@ KEY_ENTER = "#"
 
 # loaded only while a challenge or the referee holds the terminal
 MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
-                "terminal.letterfreq", "terminal.resume")
+                "terminal.letterfreq", "terminal.persist", "terminal.resume")
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 
@@ -545,67 +545,21 @@ class ChallengeFlow:
         else:
             self._go(t, NEUTRAL)
 
-    def reenter(self, t):
-        """The referee takes the challenge up again: the words from the count on."""
-        if not self.engine.challenging:
-            return False
-        self._close_referee()
-        self.challenger = self.engine.challenge_by()
-        self._forget_words()
-        self._load_entry()
-        self._go(t, COUNT)
-        return True
-
-    def cancel(self, t):
-        """The referee cancels the challenge in progress: clocks as before it."""
-        if not self.engine.challenging:
-            return False
-        if self.challenger < 0:
-            self.challenger = self.engine.challenge_by()
-        self._cancel(t)
-        return True
-
-    def resume_clock(self, t):
-        """The referee restarts the clock of the side on turn (after a pause, a
-        power cut, a finish question left open); False if nothing is stopped."""
-        engine = self.engine
-        if not engine.paused or engine.challenging:
-            return False
-        side = engine.on_turn
-        ok = engine.resume(t, side) if side >= 0 else engine.resume(t)
-        if ok:
-            self._go(t, NEUTRAL)
-        return ok
-
     # --- what a power cut must not lose ------------------------------------------
 
-    def saved_state(self):
-        """The step the terminal comes back to after a cut: a question or the
-        referee's menu gives way to the step under it; the end-of-game questions
-        to the neutral screen (the game stays paused)."""
+    def saved_bytes(self):
+        """The terminal's part of the game state (b"" on the neutral screen): the step
+        it comes back to after a cut.  A question or the referee's menu gives way to the
+        step under it; the end-of-game questions to the neutral screen (the game stays
+        paused)."""
         state = self.state
         if state == CANCEL_ASK or state == REFEREE:
             state = self.back_state
-        if state in CHALLENGE_STATES or state == VERDICT:
-            return state
-        return NEUTRAL
-
-    def saved_bytes(self):
-        """The terminal's part of the game state (b"" on the neutral screen)."""
-        state = self.saved_state()
-        if state == NEUTRAL:
+        if state not in CHALLENGE_STATES and state != VERDICT:
             return b""
-        from terminal.resume import encode
+        from terminal.persist import encode
 
         return encode(self, state)
-
-    def restore(self, data, t):
-        """After a restart: back to the saved step (see terminal.resume)."""
-        if data or self.engine.challenging:
-            from terminal.resume import restore
-
-            return restore(self, data, t)
-        return NEUTRAL
 
     # --- drawing --------------------------------------------------------------
 

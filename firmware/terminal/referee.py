@@ -11,6 +11,7 @@
 
 from timebase import ticks_diff
 from terminal.entry import WordEntry
+from terminal.flow import COUNT, NEUTRAL
 from terminal.settings import VERDICT_CHOICES_MS
 from i18n import LANGUAGES
 
@@ -94,18 +95,18 @@ class Referee:
                 self.flow.decide(t, ch == "1", "referee")
                 return True
             if ch == "3":
-                return self.flow.reenter(t)
+                return reenter(self.flow, t)
             if ch == "4":
-                return self.flow.cancel(t)
+                return cancel(self.flow, t)
             if ch == "D":
                 self._exit(t)
                 return True
             return False
         if mode == CHALLENGE:
             if ch == "1":
-                return self.flow.reenter(t)
+                return reenter(self.flow, t)
             if ch == "2":
-                return self.flow.cancel(t)
+                return cancel(self.flow, t)
             if ch == "D":
                 self._to(MENU)
                 return True
@@ -197,7 +198,7 @@ class Referee:
             if engine.challenging:
                 self._to(CHALLENGE)
                 return True
-            if self.flow.resume_clock(t):      # leaves the menu: the clock runs
+            if resume_clock(self.flow, t):      # leaves the menu: the clock runs
                 return True
             return False
         if ch == "D":
@@ -400,3 +401,40 @@ def _preset_names():
     except ImportError:
         return ()
     return PRESET_NAMES
+
+
+# --- the way out: what the menu's fifth line and the verdict screen offer ------------
+
+def reenter(flow, t):
+    """Take the challenge up again: the words from the count on."""
+    if not flow.engine.challenging:
+        return False
+    flow._close_referee()
+    flow.challenger = flow.engine.challenge_by()
+    flow._forget_words()
+    flow._load_entry()
+    flow._go(t, COUNT)
+    return True
+
+
+def cancel(flow, t):
+    """Cancel the challenge in progress: the clocks as before it (TSO 3.1.4)."""
+    if not flow.engine.challenging:
+        return False
+    if flow.challenger < 0:
+        flow.challenger = flow.engine.challenge_by()
+    flow._cancel(t)
+    return True
+
+
+def resume_clock(flow, t):
+    """Restart the clock of the side on turn (after a pause, a power cut, a finish
+    question left open); False if nothing is stopped."""
+    engine = flow.engine
+    if not engine.paused or engine.challenging:
+        return False
+    side = engine.on_turn
+    ok = engine.resume(t, side) if side >= 0 else engine.resume(t)
+    if ok:
+        flow._go(t, NEUTRAL)
+    return ok

@@ -379,8 +379,8 @@ def test_an_empty_battery_saves_says_so_and_sleeps_until_the_pause_switch():
         for _ in range(8):
             dev.sample_battery(rig.now())
         assert dev.battery_level == "empty"
-        assert dev._sleep_screen is not None
-        shown = dev._sleep_screen.text()
+        assert dev.sleep_screen is not None
+        shown = dev.sleep_screen.text()
         assert "BATTERY EMPTY" in shown and "Game saved" in shown and "press pause" in shown
         events = dev.events
         rig.keys("#")                          # ignored from now on

@@ -124,7 +124,7 @@ def run(frames: int, seed: int, folder: Path, batch: int = 2000, log=print) -> d
         info = wait_for(lambda: _game_running(rig.port), timeout=60, what="the game to run")
         with Link(rig.port, timeout=2.0) as link:
             config = link.config_get()
-        config_file = (folder / "config.json").read_bytes() if (folder / "config.json").exists() else None
+        config_file = _read(folder / "config.json")
         lexicon = (folder / "lexicon.dawg").read_bytes()
         import serial
 
@@ -154,14 +154,17 @@ def run(frames: int, seed: int, folder: Path, batch: int = 2000, log=print) -> d
         _check_clock(info, final)
         assert final["lexicon"]["crc"] == info["lexicon"]["crc"]
         assert (folder / "lexicon.dawg").read_bytes() == lexicon, "the word list changed"
-        now_file = (folder / "config.json").read_bytes() if (folder / "config.json").exists() else None
-        assert now_file == config_file, "config.json was written"
+        assert _read(folder / "config.json") == config_file, "config.json was written"
         assert rig.alive()
     finally:
         err = rig.stop()
     assert "Traceback" not in err, err[-3000:]
     return {"pieces": sent, "replies": replies.frames, "error_replies": replies.errors,
             "clock_checks": checks, "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _read(path: Path):
+    return path.read_bytes() if path.exists() else None
 
 
 def _game_running(port: str):

@@ -19,7 +19,6 @@ and bench/fault_pulls.py (the full count; figures in docs/faults.md).
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -100,7 +99,8 @@ def lookups(folder: Path, words: list[str], others: list[str]) -> str:
     code, out, err = runtime_proc.run(["-c", LOOKUP, str(probe)], folder, timeout=60)
     assert code == 0, err[-2000:]
     answers = dict(line.rsplit(" ", 1) for line in out.splitlines()[1:])
-    wrong = [w for w in words if answers.get(w) != "1"] + [w for w in others if answers.get(w) != "0"]
+    wrong = ([w for w in words if answers.get(w) != "1"]
+             + [w for w in others if answers.get(w) != "0"])
     assert not wrong, "the reader answers wrongly for %s" % wrong[:10]
     probe.unlink()
     return out.splitlines()[0].split(" ", 1)[1]
@@ -171,7 +171,8 @@ def run(pulls: int, seed: int, folder: Path, log=print) -> dict:
                 assert on_flash == old_image, "the list in use is neither the old nor the new one"
                 assert info["lexicon"]["name"] == names[in_use], info
                 sample = rng.sample(old_words, SAMPLE)
-                others = [w[:-1] + "q" for w in rng.sample(old_words, SAMPLE)]     # no q in the lists
+                # no q in the lists: the words with their last letter made a q are not in
+                others = [w[:-1] + "q" for w in rng.sample(old_words, SAMPLE)]
                 assert lookups(folder, sample, others) == names[in_use]
                 with device.link(timeout=2.0) as link:
                     result = link.push_lexicon(image)
