@@ -426,3 +426,17 @@ def test_an_empty_battery_saves_says_so_and_sleeps_until_the_pause_switch():
         assert dev.engine.display(1).running
     finally:
         runtime_rig.leave()
+
+
+def test_the_pause_switch_can_wake_both_boards_from_deep_sleep():
+    # ext0 needs an RTC-capable pin (ports/esp32/modesp32.h of v1.26.0)
+    import hwconfig_wroom
+    from mpytest import raises
+
+    assert hwconfig.PIN_BUTTON_PAUSE in esp32.RTC_EXT_PINS["esp32s3"]     # the reference board
+    assert hwconfig_wroom.PIN_BUTTON_PAUSE in esp32.RTC_EXT_PINS["esp32"]
+    raises(ValueError, esp32.wake_on_ext0, 5, False)                      # not an RTC pin
+    esp32.wake_on_ext0(machine.Pin(hwconfig_wroom.PIN_BUTTON_PAUSE), False)
+    assert esp32.sim_wake_ext0() == (hwconfig_wroom.PIN_BUTTON_PAUSE, False)
+    esp32.wake_on_ext0(None, False)
+    assert esp32.sim_wake_ext0() is None

@@ -25,6 +25,7 @@
 import os
 import random
 import sys
+import time
 
 import machine
 import sim_board
@@ -40,10 +41,13 @@ VALID = ("HAUS", "SEE", "TEE", "ABER", "ZUG", "ZÜGE", "MAUS", "ÖL", "ÜBEL")
 INVALID = ("HXAUS", "MAUJ", "QA", "ABEFR")
 BEYOND = ("HAUSES", "AAAAAA")
 KEYS = "123A456B789C*0#D"
+# real time each 10 ms step takes at least (TC_PACE_US): the kill script slows the game
+# down so that a kill drawn in a short phase (a confirmation) lands in it
 BUTTONS = ("left", "right", "pause", "challenge")
 STUCK_STEPS = 60000          # 10 minutes of game time without a running clock: stuck
 
 _trace = [None]
+_pace = [0]
 
 
 _steps_traced = [True]
@@ -138,6 +142,8 @@ class Rig:
                 raise SystemExit(3)
             if _steps_traced[0]:
                 out("S " + self.state())
+            if _pace[0]:
+                time.sleep_us(_pace[0])
 
     def press(self, name, hold=4):
         self.board.press(name)
@@ -531,6 +537,7 @@ def settle():
 def main():
     argv = getattr(sys, "argv", None)
     args = argv[1:] if argv and len(argv) > 1 else (os.getenv("TC_ARGS") or "").split()
+    _pace[0] = int(os.getenv("TC_PACE_US") or "0")
     path = os.getenv("TC_TRACE")
     if path:
         _trace[0] = open(path, "a")

@@ -16,10 +16,10 @@ After each kill, what the next boot shows ("B" line) must be one of the states t
 firmware had shown or begun to save since its last completed step (the last "S"
 line and the "C" lines after it), as a power cut brings them back: the same turn,
 phase, challenge and its step, typed words, hold, forfeit, challenge penalties;
-overtime penalties within one unit; both times within 1 s; a running clock comes
-back stopped.  The game must go on after every boot (the driver fails when no clock
-has run for 10 minutes of play), and the game log must hold every record once, in
-order (seq), across all kills.
+overtime penalties within one unit; both times within 1 s; whatever was moving (a
+clock, a challenge window) comes back stopped.  The game must go on after every boot
+(the driver fails when no clock has run for 10 minutes of play), and the game log must
+hold every record once, in order (seq), across all kills.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ LEXICON = runtime_proc.REPO / "tests" / "firmware" / "data" / "lexicon_de.dawg"
 CONFIG = {"lang": "en", "preset_edits": {"initial_ms": 60000, "overtime_cap_ms": 90000}}
 TOLERANCE_MS = 1000
 STEP_MS = 10
+# each 10 ms step of the game takes at least this long in real time (about 2500 steps a
+# second), so that a kill drawn a few ms into a short phase (a confirmation) lands in it
+PACE_US = 300
 
 # terminal.flow states
 NEUTRAL, COUNT, ENTRY, CONFIRM, READY, VERDICT, REFEREE_WAIT, CANCEL_ASK, REFEREE, \
@@ -107,11 +110,11 @@ def after_cut(s: dict) -> dict:
         expect["lengths"] = s["lengths"]
     if flow == VERDICT:
         expect["verdict"] = s["verdict"]
-    if s["running"] and s["phase"] != 3:
-        expect["paused"] = 1
-        expect["running"] = 0
-    else:
-        expect["paused"] = s["paused"]
+    # Whatever was moving (a clock, a challenge window's countdown) comes back stopped:
+    # paused wherever the engine can pause (clock.snapshot_load).
+    movable = s["phase"] in (1, 2) or (s["phase"] == 0 and s["running"])
+    expect["paused"] = 1 if s["paused"] or (movable and not s["challenging"]) else 0
+    expect["running"] = 0
     return expect
 
 
@@ -139,7 +142,8 @@ class Child:
     def __init__(self, folder: Path, trace: Path, args: list[str]):
         self.trace = trace
         trace.write_bytes(b"")
-        self.proc = runtime_proc.start([DRIVER, *args], folder, TC_TRACE=trace)
+        self.proc = runtime_proc.start([DRIVER, *args], folder, TC_TRACE=trace,
+                                       TC_PACE_US=PACE_US)
         self.started = time.monotonic()
         self._f = open(trace, "rb")
         self._buf = b""
@@ -213,12 +217,13 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
                 _pause(rng.uniform(0.0, cycle_s))
             elif draw == "phase":
                 if target == "save":
-                    hit = _wait_for(child, lambda line: line.startswith("C "), cycle_s * 4)
+                    hit = _wait_for(child, lambda line: line.startswith("C "), cycle_s * 2)
                 else:
                     hit = _wait_for(child, lambda line: line.startswith("S ")
-                                    and phase_of(parse(line)) == target, cycle_s * 4)
+                                    and phase_of(parse(line)) == target, cycle_s * 2)
                 draws["hit" if hit else "missed"] += 1
-                _pause(rng.uniform(0.0, 0.004 if target == "save" else 0.03))
+                # mostly within a few steps of the phase's first moment
+                _pause((0.0005 if target == "save" else 0.02) * rng.random() ** 2)
             else:
                 # the last start: let it play a while to show the game goes on
                 _pause(cycle_s)
@@ -255,19 +260,21 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
         if log and cycle % 20 == 0:
             log("kill %d/%d: %s" % (cycle, kills, dict(phases)))
     os.remove(trace)
-    records = check_log(folder)
+    records, kinds = check_log(folder)
     # every boot after a kill was checked (a boot cut in its start-up is checked by the next)
     assert checked == boots, (checked, boots)
     return {"kills": kills, "recoveries_checked": checked, "boots_cut": kills - boots,
             "long_runs_checked": live_checked,
             "phases": dict(phases), "draws": dict(draws), "log_records": records,
+            "log_kinds": kinds,
             "seconds": round(time.monotonic() - t0, 1)}
 
 
 def check_log(folder: Path) -> int:
     """Every complete game log record once, in order: seq goes up by one (the rotated
-    file first).  Returns the number of records."""
+    file first).  Returns the number of records and how many there are of each kind."""
     seqs = []
+    kinds: Counter = Counter()
     for name in ("games.1.jsonl", "games.jsonl"):
         path = folder / "logs" / name
         if not path.exists():
@@ -278,7 +285,8 @@ def check_log(folder: Path) -> int:
             except ValueError:
                 continue            # a line a kill tore (it stays on its own line)
             seqs.append(record["seq"])
+            kinds[record["kind"]] += 1
     assert seqs, "no game log"
     gaps = [s for i, s in enumerate(seqs[1:]) if s != seqs[i] + 1]
     assert not gaps, "game log seq not consecutive at %s" % gaps[:10]
-    return len(seqs)
+    return len(seqs), dict(kinds)

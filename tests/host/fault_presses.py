@@ -36,7 +36,7 @@ def run(presses: int, seed: int, folder: Path, timeout: float = 3600) -> dict:
         elif line.startswith("X "):
             raise AssertionError(line)
     assert done >= presses and "E presses" in out, out[-2000:]
-    records = fault_kills.check_log(folder)
+    records, kinds = fault_kills.check_log(folder)
     return {"presses": done, "bursts": bursts, "bursts_by_phase": dict(phases),
-            "worst_steps_to_a_running_clock": worst, "log_records": records,
+            "worst_steps_to_a_running_clock": worst, "log_records": records, "log_kinds": kinds,
             "seconds": round(time.monotonic() - t0, 1)}
