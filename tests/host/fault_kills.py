@@ -19,7 +19,7 @@ phase, challenge and its step, typed words, hold, forfeit, challenge penalties;
 overtime penalties within one unit; both times within 1 s; whatever was moving (a
 clock, a challenge window) comes back stopped.  The game must go on after every boot
 (the driver fails when no clock has run for 10 minutes of play), and the game log must
-hold every record once, in order (seq), across all kills.
+hold every record once, in order (seq), across all kills (looked at after each).
 """
 
 from __future__ import annotations
@@ -198,6 +198,7 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
     candidates: list[dict] = []
     checked = 0
     boots = 0
+    log_check = LogCheck(folder)
     live_checked = 0
     t0 = time.monotonic()
     for cycle in range(kills + 1):
@@ -257,36 +258,62 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
             phases["boot"] += 1
         candidates += [parse(l) for l in lines[last_s + 1:] if l.startswith("C ")]
         draws[draw] += 1
+        log_check()
         if log and cycle % 20 == 0:
             log("kill %d/%d: %s" % (cycle, kills, dict(phases)))
     os.remove(trace)
-    records, kinds = check_log(folder)
+    assert log_check.count(), "no game log"
     # every boot after a kill was checked (a boot cut in its start-up is checked by the next)
     assert checked == boots, (checked, boots)
     return {"kills": kills, "recoveries_checked": checked, "boots_cut": kills - boots,
             "long_runs_checked": live_checked,
-            "phases": dict(phases), "draws": dict(draws), "log_records": records,
-            "log_kinds": kinds,
+            "phases": dict(phases), "draws": dict(draws), "log_records": log_check.count(),
+            "log_kinds": dict(log_check.kinds),
             "seconds": round(time.monotonic() - t0, 1)}
 
 
-def check_log(folder: Path) -> int:
-    """Every complete game log record once, in order: seq goes up by one (the rotated
-    file first).  Returns the number of records and how many there are of each kind."""
-    seqs = []
-    kinds: Counter = Counter()
-    for name in ("games.1.jsonl", "games.jsonl"):
-        path = folder / "logs" / name
-        if not path.exists():
-            continue
-        for line in path.read_text().splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue            # a line a kill tore (it stays on its own line)
-            seqs.append(record["seq"])
-            kinds[record["kind"]] += 1
-    assert seqs, "no game log"
-    gaps = [s for i, s in enumerate(seqs[1:]) if s != seqs[i] + 1]
-    assert not gaps, "game log seq not consecutive at %s" % gaps[:10]
-    return len(seqs), dict(kinds)
+class LogCheck:
+    """The game log files after each kill: the complete records' seq goes up by one
+    (the rotated file first; a line a kill tore is skipped: it stays on its own line),
+    and nothing is missing since the last look (rotation keeps two files)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.first = None
+        self.last = -1
+        self.kinds: Counter = Counter()
+
+    def __call__(self) -> None:
+        records = []
+        for name in ("games.1.jsonl", "games.jsonl"):
+            path = self.folder / "logs" / name
+            if path.exists():
+                for line in path.read_text().splitlines():
+                    try:
+                        records.append(json.loads(line))
+                    except ValueError:
+                        continue            # a line a kill tore
+        seqs = [r["seq"] for r in records]
+        gaps = [s for i, s in enumerate(seqs[1:]) if s != seqs[i] + 1]
+        assert not gaps, "game log seq not consecutive at %s" % gaps[:10]
+        if not seqs:
+            return
+        assert seqs[0] <= self.last + 1, "game log records %d-%d lost" % (self.last + 1, seqs[0])
+        assert seqs[-1] >= self.last, "game log records vanished after %d" % seqs[-1]
+        if self.first is None:
+            self.first = seqs[0]
+        for r in records:
+            if r["seq"] > self.last:
+                self.kinds[r["kind"]] += 1
+        self.last = seqs[-1]
+
+    def count(self) -> int:
+        return self.last - self.first + 1 if self.first is not None else 0
+
+
+def check_log(folder: Path):
+    """One look at the game log files (see LogCheck): (records, records per kind)."""
+    check = LogCheck(folder)
+    check()
+    assert check.count(), "no game log"
+    return check.count(), dict(check.kinds)

@@ -8,7 +8,7 @@ import pytest
 
 from tests.host import fault_kills
 
-KILLS = 16
+KILLS = 12
 
 
 @pytest.mark.slow
