@@ -19,6 +19,6 @@ require("ssd1306")
 for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
     package(name)
 
-for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad",
+for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_power",
              "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
     module(name + ".py")

@@ -63,9 +63,8 @@ def out(line):
 
 class Rig:
     def __init__(self, seed):
-        self.rng = random.Random(seed) if hasattr(random, "Random") else random
-        if self.rng is random:
-            random.seed(seed)
+        random.seed(seed)
+        self.rng = random
         self.clock = ManualClock()
         machine.sim_set_clock(self.clock)
         self.board = sim_board.wire()
