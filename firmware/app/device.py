@@ -83,8 +83,8 @@ class Device:
         self._log_at = 0
         self._config_serial = -1
         self._preset_pending = False
-        self.sleep_at = None        # ticks at which the device goes to deep sleep
-        self.sleep_screen = None    # the terminal's message until then
+        self.sleep_at = None         # ticks at which the device goes to deep sleep
+        self.sleep_screen = None     # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
         self._wake_press = False     # the pause press that woke the device: not a pause
         # Sinks bound once: the hot path creates no bound methods.
