@@ -23,6 +23,6 @@ module("ssd1306.py", base_path="../build/drivers")
 for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
     package(name)
 
-for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_link",
+for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_link", "hal_power",
              "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
     module(name + ".py")

@@ -159,17 +159,39 @@ def typed_like(changes: dict, raw: dict, current: dict) -> dict:
 def cmd_config(args) -> int:
     changes = parse_assignments(args.set or [])
     raw = dict(item.split("=", 1) for item in args.set or [])
+    if args.force and args.next_game:
+        raise SystemExit("clockctl: --force and --next-game exclude each other")
 
     def work(port, progress):
+        from host_tools.link import DeviceError
+
+        note = ""
         with _link(args, port) as link:
             if changes:
                 progress("set", 0, 1)
-                link.config_set(typed_like(changes, raw, link.config_get()))
+                request = typed_like(changes, raw, link.config_get())
+                if args.force:
+                    request["force"] = True
+                elif args.next_game:
+                    request["next_game"] = True
+                try:
+                    note = link.config_set(request).get("msg") or ""
+                except DeviceError as e:
+                    if e.code != "E_GAME":
+                        raise
+                    running = link.info().get("preset")
+                    return fleet.Result(port, False, "a game is in progress (preset %s): "
+                                        "--next-game keeps the change for the next game, "
+                                        "--force ends the game now" % running)
             config = link.config_get()
-        return fleet.Result(port, True, json.dumps(config, sort_keys=True) if args.show else "",
-                            {"preset": config.get("preset"), "lang": config.get("lang")})
+            info = link.info()
+        detail = json.dumps(config, sort_keys=True) if args.show else note
+        return fleet.Result(port, True, detail,
+                            {"preset": config.get("preset"), "game": info.get("preset")
+                             if info.get("game") else "", "lang": config.get("lang")})
 
-    return _run(args, work, [("preset", "preset"), ("lang", "lang")])
+    return _run(args, work, [("preset", "preset"), ("game", "game in progress"),
+                             ("lang", "lang")])
 
 
 # -- logs -------------------------------------------------------------------------------
@@ -318,6 +340,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("config", help="show or change settings (key=value ...)")
     sp.add_argument("set", nargs="*", metavar="KEY=VALUE")
     sp.add_argument("--show", action="store_true", help="print the whole configuration")
+    sp.add_argument("--next-game", action="store_true",
+                    help="a new preset while a game is in progress: keep it for the next game")
+    sp.add_argument("--force", action="store_true",
+                    help="a new preset while a game is in progress: end that game now")
     devices_opts(sp)
     sp.set_defaults(func=cmd_config)
 

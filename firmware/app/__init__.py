@@ -29,11 +29,17 @@ def flow_factory(config):
 
 
 def reset_cause():
-    """"watchdog" after a watchdog reset, else ""."""
+    """"watchdog" after a watchdog reset, "sleep" after waking from deep sleep (the
+    battery was empty), else ""."""
     try:
         import machine
 
-        return "watchdog" if machine.reset_cause() == machine.WDT_RESET else ""
+        cause = machine.reset_cause()
+        if cause == machine.WDT_RESET:
+            return "watchdog"
+        if cause == machine.DEEPSLEEP_RESET:
+            return "sleep"
+        return ""
     except (ImportError, AttributeError):
         return ""
 
@@ -69,7 +75,8 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
 
     clock = SystemClock()
     board = board_mod.create(clock)
-    if selftest_requested(board):
+    # (the pause switch that woke the device from deep sleep is no self-test request)
+    if reset_cause() != "sleep" and selftest_requested(board):
         import selftest
 
         selftest.run(board, clock)

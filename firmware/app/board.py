@@ -3,7 +3,8 @@
 
 
 class Board:
-    def __init__(self, buttons, keypad, panels, buzzer, battery=None, leds=None, wdt=None):
+    def __init__(self, buttons, keypad, panels, buzzer, battery=None, leds=None, wdt=None,
+                 power=None):
         self.buttons = buttons      # hal_buttons.Buttons: left, right, pause, challenge
         self.keypad = keypad        # hal_keypad.Keypad or None
         self.panels = panels        # hal_display.Panels or None
@@ -11,6 +12,7 @@ class Board:
         self.battery = battery      # hal_battery.Battery or None
         self.leds = leds            # (left, right, status) output pins or None
         self.wdt = wdt              # machine.WDT once started, or None
+        self.power = power          # hal_power.Power, or None: created when the cell is empty
 
 
 def create(clock, panels=True):

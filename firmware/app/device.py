@@ -3,22 +3,32 @@
 # (app/tasks.py) call in a loop and that tests call directly with a
 # timebase.ManualClock:
 #
-#   start()            restore the game from NVS (paused, "recovered") or start a new one
+#   start()            restore the game from NVS (paused, "recovered"), the terminal's
+#                      challenge step with it, or start a new game
 #   tick(now)          buttons -> engine/flow, flow timeouts, cues -> buzzer, LEDs,
 #                      state saves, game log
-#   scan_keys(now)     one keypad scan -> flow
+#   scan_keys(now)     one keypad scan -> flow; each key that was taken is saved
+#                      before the next one is
 #   refresh(now)       redraw and show the panels whose content changed
-#   sample_battery(now)
+#   sample_battery(now)  at "empty": save, say so, deep sleep until the pause switch
 #
 # Button presses reach the engine with the tick their interrupt recorded.
+#
+# What a power cut must not lose (docs/runtime.md, Persistence and recovery):
+# every event is saved before the next one is taken, as one NVS record holding
+# the engine's snapshot (with its game's preset), the terminal's challenge step
+# and the game log lines not yet in logs/games.jsonl; the lines are appended to
+# the file right after, and start-up appends what a cut left in the record.
+# The game log's numbering (seq) goes on across games, resets and restarts.
 
 from i18n import tr
 from timebase import ticks_diff
 
-from clock.engine import (CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OVERTIME_MINUTE,
-                          CUE_WINDOW_CLOSED, PHASE_PLAY, PHASE_SETUP, Engine)
-from render.player import (EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST, EXTRA_RECOVERED,
-                           PlayerView)
+from clock import gamelog as gl
+from clock.engine import (CUE_FORFEIT, CUE_OVERTIME, CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED,
+                          PHASE_PLAY)
+from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
+                           EXTRA_RECOVERED, PlayerView)
 from render.terminal import TerminalView, status_text
 
 BUTTON_LEFT = 0
@@ -29,11 +39,12 @@ BUTTON_NAMES = ("left", "right", "pause", "challenge")
 # The pause switch held this long by the player whose clock it stopped asks on
 # the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
 FINISH_HOLD_MS = 2000
-
 LOG_FLUSH_MS = 10000
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
 # after every event and at least every LOG_FLUSH_MS, far fewer than this
 LOG_CAPACITY = 16
+# game log lines the state record keeps while the file cannot take them
+PENDING_MAX = 8
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
@@ -45,7 +56,8 @@ class Device:
     def __init__(self, clock, board, config, state, gamelog, flow_factory, reset_cause=""):
         """board: hardware layers (app.board.Board); config: store.config.Config;
         state: store.state.GameState; gamelog: store.gamelog.LogFile;
-        flow_factory(engine) -> terminal.flow.ChallengeFlow (or None: no terminal)."""
+        flow_factory(engine) -> terminal.flow.ChallengeFlow (or None: no terminal);
+        reset_cause: "" (power on), "watchdog" or "sleep" (woken from deep sleep)."""
         self.clock = clock
         self.board = board
         self.config = config
@@ -65,12 +77,16 @@ class Device:
         self.events = 0              # button and key events handled (for tests and the link)
         self.saves = 0
         self._dirty = False
-        self._log_seq = -1
+        self._log = None             # the engine log the lines were last taken from
+        self._log_seq = -1           # seq of the last record taken into _pending
+        self._pending = []           # game log lines not yet in the file
         self._log_at = 0
         self._config_serial = -1
         self._preset_pending = False
-        self._empty_handled = False
+        self.sleep_at = None         # ticks at which the device goes to deep sleep
+        self.sleep_screen = None     # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
+        self._wake_press = False     # the pause press that woke the device: not a pause
         # Sinks bound once: the hot path creates no bound methods.
         self._on_button = self.on_button
         self._on_key = self.on_key
@@ -79,37 +95,33 @@ class Device:
     # --- start-up -----------------------------------------------------------
 
     def start(self):
+        from app.restore import restore
+        from lazy import unload
+
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
-        self.engine = self._restore()
+        self._wake_press = self.reset_cause == "sleep" and self.board.buttons.is_down("pause")
+        terminal = restore(self, now, LOG_CAPACITY)
+        unload(("app.restore", "clock.snapshot_load"))
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
+        if self.flow is not None:
+            if terminal or self.engine.challenging:
+                from terminal.resume import restore as resume
+
+                resume(self.flow, terminal, now)
+                unload(("terminal.resume",))
+        elif self.engine.challenging:
+            self.engine.cancel_challenge(now)    # no terminal to finish it: clocks as before
         self._apply_config(now)
         if self.recovered:
-            self.gamelog_note('{"kind": "recovered", "phase": %d, "cause": "%s"}'
-                              % (self.engine.phase, self.reset_cause))
-        self._log_seq = -1
+            self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
+        # saved at once: the note of the recovery, lines a cut kept from the log file
+        self._dirty = self.recovered or bool(self._pending)
         self._update_status()
         self.tick(now)
         del LAST[:]
         LAST.append(self)
         return self
-
-    def _restore(self):
-        preset = self.config.preset()
-        blob = self.state.load()
-        if blob:
-            try:
-                engine = Engine.restore(blob, preset, self.clock, LOG_CAPACITY)
-                engine.update(self.clock.ticks_ms())
-            except ValueError:
-                self.recovery_note = "not_recovered"
-            else:
-                if engine.phase != PHASE_SETUP or _any_time_used(engine):
-                    self.recovered = True
-                    self.recovery_note = ("recovered_wdt" if self.reset_cause == "watchdog"
-                                          else "recovered_note")
-                return engine
-        return Engine(preset, self.clock, LOG_CAPACITY)
 
     # --- the core step -----------------------------------------------------
 
@@ -120,7 +132,10 @@ class Device:
             self._finish_gesture(now)
         flow = self.flow
         if flow is not None:
+            state = flow.state
             flow.update(now)
+            if flow.state != state:
+                self._dirty = True       # a verdict or the referee's menu timed out
         engine = self.engine
         cues = engine.update(board.buttons.unsettled_since(now))
         if cues:
@@ -128,12 +143,21 @@ class Device:
         board.buzzer.update(now)
         if self.config.serial != self._config_serial:
             self._apply_config(now)
-        if self._preset_pending and engine.phase == PHASE_SETUP and not self._running():
+        if self._preset_pending and engine.fresh() and not self._running():
             self._apply_preset(now)
+        if self.recovered and self._running():
+            self.recovered = False       # the game goes on
+            self._update_status()
         self._leds()
         self._persist(now)
+        if self.sleep_at is not None and ticks_diff(now, self.sleep_at) >= 0:
+            from app.sleep import sleep
+
+            sleep(self, now)
 
     def on_button(self, index, t):
+        if self.sleep_at is not None:
+            return                       # going to sleep: the game is saved as it is
         engine = self.engine
         self.events += 1
         self._dirty = True
@@ -141,6 +165,9 @@ class Device:
             engine.press(t, index)
         elif index == BUTTON_PAUSE:
             self._finish_side = -1
+            if self._wake_press:
+                self._wake_press = False     # it woke the device; the game stays paused
+                return
             if engine.challenging:
                 return
             flow = self.flow
@@ -148,9 +175,7 @@ class Device:
                 # pause tapped while "game over?" is asked: no, the game goes on
                 flow.close_prompt(t)
             if engine.paused:
-                if engine.resume(t):
-                    self.recovered = False
-                    self._update_status()
+                engine.resume(t)
             else:
                 side = engine.on_turn
                 if (engine.pause(t) and flow is not None and engine.phase == PHASE_PLAY
@@ -179,10 +204,13 @@ class Device:
             keypad.scan(now, self._on_key)
 
     def on_key(self, ch, t):
+        if self.sleep_at is not None:
+            return
         self.events += 1
-        self._dirty = True
         if self.flow is not None:
             self.flow.key(ch, t)
+            # saved before the next key is taken (a cut a moment later keeps it)
+            self.commit(self.clock.ticks_ms())
 
     def _cues(self, cues, now):
         buzzer = self.board.buzzer
@@ -195,45 +223,64 @@ class Device:
             buzzer.play("overtime_minute", now)
         elif cues & CUE_WINDOW_CLOSED:
             buzzer.play("challenge_end", now)
-        if cues & (CUE_FORFEIT | CUE_GAME_OVER):
-            self.flush_log(now)
 
     def _running(self):
         engine = self.engine
         return engine.display(0).running or engine.display(1).running
 
     def _persist(self, now):
-        state = self.state
         if self._dirty:
-            self._dirty = False
-            self.save(now)
-            self.flush_log(now)
-        elif self._running() and state.due(now):
+            self.commit(now)
+        elif self._running() and self.state.due(now):
             self.save(now)
         if ticks_diff(now, self._log_at) >= LOG_FLUSH_MS:
             self.flush_log(now)
 
+    def commit(self, now):
+        """Save the state (with the log lines not yet in the file), then append them."""
+        self._dirty = False
+        self.save(now)
+        self.flush_log(now)
+
     def save(self, now):
-        if self.state.save(self.engine.snapshot(now), now):
-            self.saves += 1
+        self._take_log_lines()
+        pending = self._pending
+        lines = "\n".join(pending).encode() if pending else b""
+        flow = self.flow
+        terminal = flow.saved_bytes() if flow is not None else b""
+        try:
+            if self.state.save(self.engine.snapshot(now), now, terminal, lines):
+                self.saves += 1
+        except OSError:
+            pass                 # a failing NVS must not stop the clock
 
     def flush_log(self, now):
         self._log_at = now
-        log = self.engine.log
-        last = log.last()
-        if last is None or last[0] <= self._log_seq:
+        self._take_log_lines()
+        if not self._pending:
             return
         try:
-            self.gamelog.append(log.lines_since(self._log_seq))
+            self.gamelog.append(self._pending)
         except OSError:
             return          # a full or failing flash must not stop the clock
-        self._log_seq = last[0]
+        del self._pending[:]
 
-    def gamelog_note(self, line):
-        try:
-            self.gamelog.append((line,))
-        except OSError:
-            pass
+    def _take_log_lines(self):
+        # New records into _pending, in order: after a reset first the rest of the
+        # last game's log, then the new game's.
+        log = self.engine.log
+        old = self._log
+        self._log = log
+        pending = self._pending
+        for source in (old, log):
+            last = source.last()
+            if last is None or last[0] <= self._log_seq:
+                continue
+            for line in source.lines_since(self._log_seq):
+                pending.append(line)
+            self._log_seq = last[0]
+        if len(pending) > PENDING_MAX:
+            del pending[:len(pending) - PENDING_MAX]
 
     def _leds(self):
         leds = self.board.leds
@@ -256,8 +303,7 @@ class Device:
             preset = self.config.preset()
         except ValueError:
             preset = None
-        if preset is not None and preset != self.engine.preset:
-            self._preset_pending = True
+        self._preset_pending = preset is not None and preset != self.engine.preset
         panels = self.board.panels
         if panels is not None:
             for panel in panels.all():
@@ -294,6 +340,8 @@ class Device:
             e |= EXTRA_BATTERY_LOW
         if self.flow is not None and self.flow.lexicon is None:
             e |= EXTRA_NO_WORDLIST
+        if self.sleep_screen is not None:
+            e |= EXTRA_BATTERY_EMPTY
         return e
 
     def refresh(self, now):
@@ -315,7 +363,7 @@ class Device:
                 shown += _show(panel)
         panel = panels.terminal
         if panel is not None and self.flow is not None:
-            screen = self.flow.screen()
+            screen = self.sleep_screen or self.flow.screen()
             if self.terminal_view.changed(screen, self.status):
                 self.terminal_view.draw(panel, screen, self.status)
                 shown += _show(panel)
@@ -347,14 +395,19 @@ class Device:
         if level != self.battery_level:
             self.battery_level = level
             self._update_status()
-        if level == "empty" and not self._empty_handled:
-            # Stop the clocks and keep the game: it continues after a recharge.
-            self._empty_handled = True
-            self.engine.pause(now)
-            self.save(now)
-            self.flush_log(now)
-        elif level != "empty":
-            self._empty_handled = False
+        if level == "empty":
+            if self.sleep_at is None:
+                from app.sleep import announce
+
+                self._finish_side = -1
+                announce(self, now)
+                for view in self.views:
+                    view.invalidate()
+                self.terminal_view.invalidate()
+        elif self.sleep_at is not None:
+            self.sleep_at = None        # charging (or on USB) again: stay awake
+            self.sleep_screen = None
+            self.terminal_view.invalidate()
 
 
 def _show(panel):
@@ -363,12 +416,3 @@ def _show(panel):
         return 1
     except OSError:
         return 0        # a panel that dropped off its bus must not stop the clock
-
-
-def _any_time_used(engine):
-    initial = engine.preset["initial_ms"]
-    for side in (0, 1):
-        d = engine.display(side)
-        if d.overtime or d.remaining_ms != initial:
-            return True
-    return False

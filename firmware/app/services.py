@@ -19,21 +19,56 @@ class Services:
 
     def device_info(self):
         d = self.device
+        e = d.engine
+        now = d.clock.ticks_ms()
         return {"device": "tileclock", "firmware": VERSION,
                 "battery_mv": d.board.battery.mv if d.board.battery is not None else -1,
-                "battery": d.battery_level, "preset": d.engine.preset["name"],
-                "recovered": d.recovered}
+                "battery": d.battery_level, "preset": e.preset["name"],
+                "next_preset": d.config.get("preset"), "recovered": d.recovered,
+                # the game's clock as the device counts it: ms charged to each side
+                # up to `ticks` (what a host can check the accounting against)
+                "clock": {"ticks": now, "used_ms": [e.used_ms(0, now), e.used_ms(1, now)],
+                          "phase": e.phase, "on_turn": e.on_turn, "paused": e.paused,
+                          "challenging": e.challenging}}
 
     def get_config(self):
         return dict(self.device.config.values)
 
-    def set_config(self, changes):
-        return self.device.config.update(changes)
+    def config_conflict(self, changes):
+        """"" or why `changes` would alter what the running game needs (its preset):
+        the link refuses that unless asked to keep it for the next game or forced."""
+        d = self.device
+        if not _game_on(d) or ("preset" not in changes and "preset_edits" not in changes):
+            return ""
+        try:
+            new = d.config.preset(changes)
+        except ValueError:
+            return ""           # not a valid preset: the configuration check says why
+        running = d.engine.preset
+        if new == running:
+            return ""
+        return ("a game is in progress with preset %s; a new preset takes effect only with "
+                "the next game" % running["name"])
+
+    def set_config(self, changes, force=False):
+        """Apply changes (all or none); a new preset during a game is kept for the next
+        game, and the reply says so; with force the running game ends first (its result
+        and the reason go to the game log)."""
+        d = self.device
+        running = d.engine.preset["name"]
+        conflict = self.config_conflict(changes)
+        ok, message = d.config.update(changes)
+        if not ok or not conflict:
+            return ok, message
+        new = d.config.get("preset")
+        if force and _end_game(d, d.clock.ticks_ms(), "preset"):
+            return True, "the game in progress (%s) was ended; %s takes effect with the next game" \
+                % (running, new)
+        return True, "%s takes effect with the next game; the game in progress keeps %s" \
+            % (new, running)
 
     def game_in_progress(self):
-        from clock.engine import PHASE_PLAY, PHASE_ENDING
-
-        return self.device.engine.phase in (PHASE_PLAY, PHASE_ENDING)
+        return _game_on(self.device)
 
     def read_log(self, name, offset, size):
         path = LOGS[name]
@@ -62,3 +97,38 @@ class Services:
 
     def result_json(self):
         return json.dumps(self.device.engine.result())
+
+
+def _game_on(dev):
+    """A game is being played (its clock, its rules): what the link must not change
+    under it without force."""
+    from clock.engine import PHASE_ENDING, PHASE_PLAY
+
+    return dev.engine.phase == PHASE_PLAY or dev.engine.phase == PHASE_ENDING
+
+
+def _end_game(dev, now, reason):
+    """End the running game from outside (a forced preset change over the link): a
+    challenge in progress is cancelled (clocks as before it), the clocks stop, the game
+    log says why and holds the result; the next game gets the configured preset."""
+    from clock import gamelog as gl
+
+    engine = dev.engine
+    if not _game_on(dev):
+        return False
+    flow = dev.flow
+    if engine.challenging:
+        if flow is not None:
+            from terminal.referee import cancel
+
+            cancel(flow, now)
+        else:
+            engine.cancel_challenge(now)
+    if flow is not None:
+        flow.close_prompt(now)
+    engine.log_note(gl.ENDED, now, reason)
+    if not engine.paused and (engine.display(0).running or engine.display(1).running):
+        engine.pause(now)            # no 5.2d excuse: the clock was not left running
+    engine.end_game(now)
+    dev.commit(now)
+    return True

@@ -19,4 +19,7 @@ TEXTS = {
     "done": "FERTIG",
     "missing": "fehlt",
     "skip": "Pause halten: weiter",
+    "recovered_sleep": "Nach Ruhemodus",
+    "game_saved": "Spiel gesichert",
+    "charge_hint": "Laden, dann\nPause drücken",
 }

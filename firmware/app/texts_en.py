@@ -19,4 +19,7 @@ TEXTS = {
     "done": "DONE",
     "missing": "missing",
     "skip": "Hold pause: skip",
+    "recovered_sleep": "After sleep",
+    "game_saved": "Game saved",
+    "charge_hint": "Charge, then\npress pause",
 }

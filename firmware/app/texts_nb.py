@@ -19,4 +19,7 @@ TEXTS = {
     "done": "FERDIG",
     "missing": "mangler",
     "skip": "Hold pause: hopp",
+    "recovered_sleep": "Etter dvale",
+    "game_saved": "Parti lagret",
+    "charge_hint": "Lad opp, trykk\nså pause",
 }

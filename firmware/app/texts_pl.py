@@ -19,4 +19,7 @@ TEXTS = {
     "done": "GOTOWE",
     "missing": "brak",
     "skip": "Trzymaj pauzę",
+    "recovered_sleep": "Po uśpieniu",
+    "game_saved": "Gra zapisana",
+    "charge_hint": "Naładuj, potem\nnaciśnij pauzę",
 }

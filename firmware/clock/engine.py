@@ -56,13 +56,17 @@ class Outcome:
 
 
 class Engine:
-    def __init__(self, preset, clock, log_capacity=256):
+    def __init__(self, preset, clock, log_capacity=256, log_start=0):
+        """log_start: seq of the first game log record (the device's numbering goes on
+        across games and boots)."""
         ok, message = validate_preset(preset)
         if not ok:
             raise ValueError(message)
         self.clock = clock
         self._displays = (SideDisplay(0), SideDisplay(1))
         self._log_capacity = log_capacity
+        self._log_start = log_start
+        self.log = None
         self._reset_token = 0
         self._token_counter = 0
         self._set_preset(preset)
@@ -83,7 +87,10 @@ class Engine:
         self._late_cap = preset["late_forfeit_ms"]
 
     def _clear(self, now):
-        self.log = gl.GameLog(self._log_capacity)
+        # A new game gets a new log; its numbering goes on from the last one's.
+        old = self.log
+        self.log = gl.GameLog(self._log_capacity,
+                              old.next_seq() if old is not None else self._log_start)
         self.phase = PHASE_SETUP
         self.on_turn = -1
         self.paused = False
@@ -404,6 +411,21 @@ class Engine:
                 and not self.challenging
                 and (self.phase == PHASE_PLAY or self.phase == PHASE_ENDING))
 
+    def fresh(self):
+        """True before anything of a game happened (a new preset may replace this one)."""
+        return self.phase == PHASE_SETUP and not self._game_started
+
+    def challenge_by(self):
+        """The side whose challenge is in progress, or -1."""
+        return self._challenger if self.challenging else -1
+
+    def log_note(self, kind, t, *fields):
+        """A record about the device rather than the play (clock.gamelog RECOVERED,
+        ENDED), stamped with the game time at tick t."""
+        if ticks_diff(t, self._last) < 0:
+            t = self._last
+        self.log.add(kind, self._gms(t), *fields)
+
     def challenger_side(self):
         """The side that may hold or challenge the last play now, or -1.
 
@@ -561,7 +583,10 @@ class Engine:
                 raise ValueError(message)
             self._set_preset(preset)
         self._reset_token = 0
-        self._clear(self.clock.ticks_ms())
+        now = self.clock.ticks_ms()
+        if self._game_started:
+            self.log.add(gl.RESET, self._gms(now), self.phase)
+        self._clear(now)
         return True
 
     # -- hot path ----------------------------------------------------------
@@ -682,8 +707,14 @@ class Engine:
 
     @staticmethod
     def restore(blob, preset, clock, log_capacity=256):
-        from clock.snapshot import decode_into
+        """The game in blob, paused.  The snapshot carries its game's preset: with
+        preset None that one is used (a preset chosen for the next game meanwhile does
+        not touch it); a preset given must be the same, else ValueError."""
+        from clock.snapshot_load import decode_into, decode_preset
 
-        engine = Engine(preset, clock, log_capacity)
+        own = decode_preset(blob)
+        if preset is not None and preset != own:
+            raise ValueError("snapshot: taken with a different preset")
+        engine = Engine(own, clock, log_capacity)
         decode_into(engine, blob, clock.ticks_ms())
         return engine

@@ -17,6 +17,9 @@ CHALLENGE = 7
 ADJUST = 8
 FORFEIT = 9
 END = 10
+RESET = 11       # the referee reset the clock during a game
+RECOVERED = 12   # the device came back after a power cut or a restart
+ENDED = 13       # the game was ended from outside (a forced preset change)
 
 # kind -> (name, field names after "seq" and "kind")
 LAYOUT = (
@@ -31,6 +34,9 @@ LAYOUT = (
     ("adjust", ("at", "side", "ms")),
     ("forfeit", ("at", "side", "reason")),
     ("end", ("at", "left", "penalty", "notes")),
+    ("reset", ("at", "phase")),
+    ("recovered", ("at", "phase", "cause")),
+    ("ended", ("at", "reason")),
 )
 
 
@@ -41,22 +47,30 @@ def _value(value):
 
 
 class GameLog:
-    def __init__(self, capacity=256):
+    def __init__(self, capacity=256, start=0):
+        """start: seq of the first record.  The device numbers records across games
+        and boots (docs/runtime.md, Game log), so a new game's log goes on from the
+        last one's."""
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.capacity = capacity
         self._ring = [None] * capacity
-        self._next = 0  # seq of the next record; record seq lives at index seq % capacity
+        self._first = start  # seq of the first record this log held
+        self._next = start   # seq of the next record; record seq lives at index seq % capacity
         self.dropped = 0
 
     def add(self, kind, *fields):
-        if self._next >= self.capacity:
+        if self._next - self._first >= self.capacity:
             self.dropped += 1
         self._ring[self._next % self.capacity] = (self._next, kind) + fields
         self._next += 1
 
+    def next_seq(self):
+        return self._next
+
     def __len__(self):
-        return min(self._next, self.capacity)
+        n = self._next - self._first
+        return n if n < self.capacity else self.capacity
 
     def records(self):
         """The kept records, oldest first, as tuples (seq, kind, fields...)."""
@@ -65,7 +79,7 @@ class GameLog:
             yield self._ring[seq % self.capacity]
 
     def last(self):
-        return self._ring[(self._next - 1) % self.capacity] if self._next else None
+        return self._ring[(self._next - 1) % self.capacity] if self._next > self._first else None
 
     @staticmethod
     def to_json(record):

@@ -206,8 +206,22 @@ class LinkHandler:
         return d
 
     def _config_set(self, payload):
+        # {"key": value, ...}, plus "next_game": true or "force": true for a change of
+        # what the running game needs (services.config_conflict, optional): refused
+        # without either, kept for the next game with next_game, and with force the
+        # running game is ended first.  The reply's msg says what happened.
         obj = _load(payload)
-        ok, msg = self.services.set_config(obj)
+        force = obj.pop("force", False) is True
+        later = obj.pop("next_game", False) is True
+        conflict = getattr(self.services, "config_conflict", None)
+        why = conflict(obj) if conflict is not None else ""
+        if why:
+            if not force and not later:
+                raise LinkError("E_GAME", why + " (next_game: set it for the next game; "
+                                "force: end the game in progress now)")
+            ok, msg = self.services.set_config(obj, force)
+        else:
+            ok, msg = self.services.set_config(obj)
         if not ok:
             raise LinkError("E_CONFIG", msg or "configuration refused")
         return self._reply(CONFIG_SET, _json({"ok": True, "msg": msg or ""}))

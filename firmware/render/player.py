@@ -18,6 +18,7 @@ from render import glyphs, sevenseg
 EXTRA_RECOVERED = 1
 EXTRA_BATTERY_LOW = 2
 EXTRA_NO_WORDLIST = 4
+EXTRA_BATTERY_EMPTY = 8     # the game is saved and the device goes to sleep
 
 WIDTH = 128
 TIME_Y = 12
@@ -107,6 +108,8 @@ class PlayerView:
 
 def state_key(d, extra):
     """The text key for the top line (or None)."""
+    if extra & EXTRA_BATTERY_EMPTY:
+        return "battery_empty"
     if d.forfeit:
         return "forfeit"
     if d.game_over:

@@ -142,6 +142,8 @@ class Config:
             message = _check("preset_edits", candidate["preset_edits"], candidate)
             if message:
                 return False, message
+        if candidate == self.values:
+            return True, ""         # nothing changes: no flash write
         try:
             write_atomic(self.path, json.dumps(self._stored(candidate)))
         except OSError as e:
@@ -162,10 +164,23 @@ class Config:
 
     # What the rest of the firmware derives from the settings
 
-    def preset(self):
+    def preset(self, changes=None):
+        """The preset for a new game; with changes: what it would be after
+        update(changes) (ValueError if they do not make a valid preset)."""
         from clock.presets import edit_preset, get_preset
 
-        return edit_preset(get_preset(self.values["preset"]), self.values["preset_edits"])
+        values = self.values
+        if changes:
+            values = dict(values)
+            for key in changes:
+                values[key] = changes[key]
+        try:
+            base = get_preset(values["preset"])
+        except (KeyError, TypeError):
+            raise ValueError("preset: unknown")
+        if not isinstance(values["preset_edits"], dict):
+            raise ValueError("preset_edits: must be an object")
+        return edit_preset(base, values["preset_edits"])
 
     def sounds(self):
         """(enabled cue -> bool, mute) with the preset's default filled in."""

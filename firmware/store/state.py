@@ -1,18 +1,31 @@
 # The game state for power-loss recovery in esp32.NVS("tileclock"), key "game".
 #
-# Wear-aware: a blob identical to the last one written is not written again
+# One record holds everything a cut must not lose, written by one set_blob and
+# commit (so it is all old or all new):
+#
+#   "TC", version, then three lengths (u16) and the three parts:
+#   - the clock engine's snapshot (clock/snapshot.py);
+#   - the challenge terminal's state (terminal/persist.py; empty on the neutral screen);
+#   - game log lines not yet known to be in logs/games.jsonl (empty almost always:
+#     the device saves the state first and appends the lines at once after, so a
+#     cut between the two leaves them here, and start-up appends them).
+#
+# Wear-aware: a record identical to the last one written is not written again
 # (a paused or idle clock costs no flash); while a clock runs the state is
-# written at least once a second (period_ms), and at every press, pause and
-# challenge the caller asks for a save at once.  The stored record is a small
-# header (magic, version, length) followed by the clock engine's snapshot.
+# written at least once a second (period_ms), and at every press, pause, key
+# and challenge step the caller asks for a save at once.
+
+import struct
 
 from timebase import ticks_diff
 
 NAMESPACE = "tileclock"
 KEY = "game"
 MAGIC = b"TC"
-VERSION = 1
-MAX_BLOB = 300
+VERSION = 2
+_HEAD = "<2sBHHH"
+HEAD_SIZE = 9
+MAX_BLOB = 1536      # the buffer for reading the record back (at start-up only)
 PERIOD_MS = 900      # under 1 s, so that loop jitter never stretches a gap past it
 
 
@@ -23,33 +36,41 @@ class GameState:
         self._last = None          # bytes last written (or read back)
         self._last_at = 0
         self._have_time = False
-        self._buf = bytearray(MAX_BLOB)
         self.writes = 0            # number of NVS commits (wear figure)
 
     def load(self):
-        """The stored snapshot (bytes) or None if there is none or it is not ours."""
+        """(snapshot, terminal, log_lines) as bytes; None if there is no record or it
+        is not ours; ValueError if it is ours but cannot be used (damaged, or written
+        by a firmware with another layout)."""
+        buf = bytearray(MAX_BLOB)
         try:
-            n = self._nvs.get_blob(KEY, self._buf)
+            n = self._nvs.get_blob(KEY, buf)
         except OSError:
             return None
-        if n < 4 or self._buf[0:2] != MAGIC or self._buf[2] != VERSION:
+        if n < 3 or buf[0:2] != MAGIC:
             return None
-        length = self._buf[3]
-        if 4 + length > n:
-            return None
-        record = bytes(self._buf[:4 + length])
+        if n < HEAD_SIZE:
+            raise ValueError("game state: too short")
+        magic, version, a, b, c = struct.unpack_from(_HEAD, buf)
+        if version != VERSION:
+            raise ValueError("game state: version %d" % version)
+        if HEAD_SIZE + a + b + c != n:
+            raise ValueError("game state: wrong length")
+        record = bytes(buf[:n])
         self._last = record
-        return record[4:]
+        return (record[HEAD_SIZE:HEAD_SIZE + a], record[HEAD_SIZE + a:HEAD_SIZE + a + b],
+                record[HEAD_SIZE + a + b:])
 
     def due(self, now):
         """True when a running clock's state is at least one period old."""
         return not self._have_time or ticks_diff(now, self._last_at) >= self.period_ms
 
-    def save(self, snapshot, now):
-        """Store the snapshot unless it is what is stored already; True if written."""
-        if len(snapshot) > 255:
-            raise ValueError("snapshot too long")
-        record = MAGIC + bytes((VERSION, len(snapshot))) + snapshot
+    def save(self, snapshot, now, terminal=b"", lines=b""):
+        """Store the parts unless they are what is stored already; True if written."""
+        if HEAD_SIZE + len(snapshot) + len(terminal) + len(lines) > MAX_BLOB:
+            raise ValueError("game state too long")
+        record = (struct.pack(_HEAD, MAGIC, VERSION, len(snapshot), len(terminal), len(lines))
+                  + snapshot + terminal + lines)
         self._last_at = now
         self._have_time = True
         if record == self._last:

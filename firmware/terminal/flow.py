@@ -5,6 +5,13 @@
 # whole screen from the state, and the words are wiped as soon as the verdict is
 # known, so the neutral screen holds nothing of a challenge.
 #
+# Everything of a challenge that matters after a power cut (the step, the
+# challenger, the words typed so far, a verdict on screen) is part of the game
+# state the runtime saves after every key (saved_bytes with terminal.persist;
+# terminal.resume reads it back at start-up).  Whatever the screen, the referee's
+# key D reaches the PIN entry in at most two presses, and the referee's menu can
+# resume the clock of the side on turn, take the challenge up again or cancel it.
+#
 # Only what the neutral screen needs stays loaded while the clocks run: the
 # word entry, the key map and the referee menu (terminal.entry, .keymap,
 # .letterfreq, .referee, .settings) are imported when a challenge or the
@@ -41,7 +48,9 @@ KEY_ENTER = "#"
 
 # loaded only while a challenge or the referee holds the terminal
 MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
-                "terminal.letterfreq")
+                "terminal.letterfreq", "terminal.persist", "terminal.resume")
+# the steps of a challenge in progress (the engine is challenging)
+CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 
 GUARD_MS = 1500     # keys this soon after a verdict appears or goes are ignored
 NOTICE_MS = 3000
@@ -125,14 +134,19 @@ class ChallengeFlow:
         self._go(t, REFEREE)
         self._render()
 
-    def _unload(self):
-        # Back on the neutral screen: drop the challenge and referee parts.
+    def _close_referee(self):
         referee = self.referee
         if referee is not None:
             self.pin_lock = (referee.failures, referee.locked_t)
             referee.flow = None
-        if referee is not None or self.entry is not None:
-            self.referee = self.keymap = self.entry = None
+            self.referee = None
+
+    def _unload(self):
+        # Back on the neutral screen: drop the challenge and referee parts.
+        loaded = self.referee is not None or self.entry is not None
+        self._close_referee()
+        if loaded:
+            self.keymap = self.entry = None
             unload(MODE_MODULES)
 
     def list_id(self):
@@ -233,8 +247,11 @@ class ChallengeFlow:
         if state == CANCEL_ASK:
             if ch == KEY_ENTER:
                 self._cancel(t)
-            elif ch in (KEY_CANCEL, KEY_BACK):
+            elif ch == KEY_BACK:
                 self._go(t, self.back_state)
+            elif ch == KEY_CANCEL:
+                # D once more: the referee (PIN entry); leaving it returns to the challenge
+                self._open_referee(t, False, self.back_state)
             else:
                 return False
             return True
@@ -519,7 +536,30 @@ class ChallengeFlow:
     # --- the referee's return path --------------------------------------------
 
     def referee_done(self, t):
-        self._go(t, self.back_state if self.back_state == REFEREE_WAIT else NEUTRAL)
+        """The referee left the menu: back to the challenge step it was opened from,
+        if that challenge is still on, else the neutral screen."""
+        back = self.back_state
+        if back in CHALLENGE_STATES and self.engine.challenging:
+            self._close_referee()
+            self._go(t, back)
+        else:
+            self._go(t, NEUTRAL)
+
+    # --- what a power cut must not lose ------------------------------------------
+
+    def saved_bytes(self):
+        """The terminal's part of the game state (b"" on the neutral screen): the step
+        it comes back to after a cut.  A question or the referee's menu gives way to the
+        step under it; the end-of-game questions to the neutral screen (the game stays
+        paused)."""
+        state = self.state
+        if state == CANCEL_ASK or state == REFEREE:
+            state = self.back_state
+        if state not in CHALLENGE_STATES and state != VERDICT:
+            return b""
+        from terminal.persist import encode
+
+        return encode(self, state)
 
     # --- drawing --------------------------------------------------------------
 
@@ -564,7 +604,8 @@ class ChallengeFlow:
             lines = self.text("finish_ask" if state == FINISH_ASK else "accept_ask").split("\n")
             lines += ["", self.text("ok_back")]
         else:   # CANCEL_ASK
-            lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_no")]
+            lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_back"), "",
+                                                           self.text("key_referee")]
         return self._screen.show(lines, big)
 
     def _problem_text(self):

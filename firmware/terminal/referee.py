@@ -1,11 +1,17 @@
 # Lockdown and the referee menu.  Outside a challenge the terminal looks up no
 # word; the referee's PIN opens a menu to check words, change settings, adjust a
 # player's time (TSO 7.3.2.2) and reset the clock in two steps (TSO 1.4.1a).
+# Its fifth line is the way out of any situation: during a challenge it takes
+# the challenge up again (the words typed anew) or cancels it (clocks as before,
+# TSO 3.1.4); with the clocks stopped it restarts the clock of the side on turn.
 # When the list cannot decide (a word beyond it, or no usable list), the PIN
-# leads straight to the referee's verdict.
+# leads straight to the referee's verdict, which offers the same two ways out.
+# A preset chosen during a game is for the next game (the running one keeps its
+# own), and the menu says so.
 
 from timebase import ticks_diff
 from terminal.entry import WordEntry
+from terminal.flow import COUNT, NEUTRAL
 from terminal.settings import VERDICT_CHOICES_MS
 from i18n import LANGUAGES
 
@@ -18,6 +24,7 @@ ADJ_SIDE = 5
 ADJ_SECS = 6
 RESET_ASK = 7
 PICK = 8            # the referee's verdict on a challenge
+CHALLENGE = 9       # the challenge in progress: take it up again or cancel it
 
 MAX_DIGITS = 8
 TRIES = 3           # wrong PINs before the lockout
@@ -87,8 +94,21 @@ class Referee:
                 self._to(PIN)
                 self.flow.decide(t, ch == "1", "referee")
                 return True
+            if ch == "3":
+                return reenter(self.flow, t)
+            if ch == "4":
+                return cancel(self.flow, t)
             if ch == "D":
                 self._exit(t)
+                return True
+            return False
+        if mode == CHALLENGE:
+            if ch == "1":
+                return reenter(self.flow, t)
+            if ch == "2":
+                return cancel(self.flow, t)
+            if ch == "D":
+                self._to(MENU)
                 return True
             return False
         if mode == MENU:
@@ -173,10 +193,29 @@ class Referee:
             self._to(RESET_ASK)
             self.reset_token = self.flow.engine.request_reset()
             return True
+        if ch == "5":
+            engine = self.flow.engine
+            if engine.challenging:
+                self._to(CHALLENGE)
+                return True
+            if resume_clock(self.flow, t):      # leaves the menu: the clock runs
+                return True
+            return False
         if ch == "D":
             self._exit(t)
             return True
         return False
+
+    def _fifth_line(self):
+        # what key 5 does now: the challenge, the clock of the side on turn, or nothing
+        engine = self.flow.engine
+        text = self.flow.text
+        if engine.challenging:
+            return text("menu_challenge")
+        if engine.paused:
+            side = engine.on_turn
+            return text("menu_resume") % (text("side_%d" % side) if side >= 0 else "")
+        return ""
 
     def _check_key(self, ch, t):
         entry = self.check_entry
@@ -239,6 +278,9 @@ class Referee:
     def _set(self, key, value):
         ok, message = self.flow.settings.set(key, value)
         self.note = "saved" if ok else "rejected"
+        if ok and key == "preset" and not self.flow.engine.fresh():
+            # the running game keeps its preset (clock.snapshot): this is the next one's
+            self.note = "next_game"
         return True
 
     def _new_pin_key(self, ch, t):
@@ -317,11 +359,15 @@ class Referee:
                 lines.append(note)
             return lines + ["", "", text("menu_exit")]
         if mode == PICK:
-            return [text("menu_title"), "", text("ref_accept"), text("ref_reject"),
-                    "", "", "", text("menu_exit")]
+            return [text("menu_title"), text("ref_accept"), text("ref_reject"),
+                    text("ref_reenter"), text("ref_cancel"), "", "", text("menu_exit")]
+        if mode == CHALLENGE:
+            return [text("menu_challenge")[2:], "", text("chal_reenter"), text("chal_cancel"),
+                    "", note, "", text("menu_back")]
         if mode == MENU:
             return [text("menu_title"), text("menu_check"), text("menu_settings"),
-                    text("menu_time"), text("menu_reset"), "", note, text("menu_exit")]
+                    text("menu_time"), text("menu_reset"), self._fifth_line(), note,
+                    text("menu_exit")]
         if mode == CHECK:
             entry = self.check_entry
             answer = (self.check_line + "\n").split("\n")
@@ -355,3 +401,40 @@ def _preset_names():
     except ImportError:
         return ()
     return PRESET_NAMES
+
+
+# --- the way out: what the menu's fifth line and the verdict screen offer ------------
+
+def reenter(flow, t):
+    """Take the challenge up again: the words from the count on."""
+    if not flow.engine.challenging:
+        return False
+    flow._close_referee()
+    flow.challenger = flow.engine.challenge_by()
+    flow._forget_words()
+    flow._load_entry()
+    flow._go(t, COUNT)
+    return True
+
+
+def cancel(flow, t):
+    """Cancel the challenge in progress: the clocks as before it (TSO 3.1.4)."""
+    if not flow.engine.challenging:
+        return False
+    if flow.challenger < 0:
+        flow.challenger = flow.engine.challenge_by()
+    flow._cancel(t)
+    return True
+
+
+def resume_clock(flow, t):
+    """Restart the clock of the side on turn (after a pause, a power cut, a finish
+    question left open); False if nothing is stopped."""
+    engine = flow.engine
+    if not engine.paused or engine.challenging:
+        return False
+    side = engine.on_turn
+    ok = engine.resume(t, side) if side >= 0 else engine.resume(t)
+    if ok:
+        flow._go(t, NEUTRAL)
+    return ok

@@ -76,4 +76,13 @@ TEXTS = {
     "short_1": "R",
     "forfeit_by": "Verloren: %s",
     "note_5_2d": "5.2d ohne Strafe",
+    "yes_back": "#=ja  *=nein",
+    "menu_challenge": "5 Anfechtung",
+    "menu_resume": "5 Weiter %s",
+    "chal_reenter": "1 Wörter neu",
+    "chal_cancel": "2 Abbrechen",
+    "ref_reenter": "3 Wörter neu",
+    "ref_cancel": "4 Anf. abbrechen",
+    "menu_back": "D Zurück",
+    "next_game": "Ab nächst. Spiel",
 }

@@ -76,4 +76,13 @@ TEXTS = {
     "short_1": "R",
     "forfeit_by": "Forfeit: %s",
     "note_5_2d": "5.2d: no OT pen.",
+    "yes_back": "#=yes  *=no",
+    "menu_challenge": "5 Challenge",
+    "menu_resume": "5 Resume %s",
+    "chal_reenter": "1 Words again",
+    "chal_cancel": "2 Cancel it",
+    "ref_reenter": "3 Words again",
+    "ref_cancel": "4 Cancel chall.",
+    "menu_back": "D Back",
+    "next_game": "From next game",
 }

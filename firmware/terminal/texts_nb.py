@@ -76,4 +76,13 @@ TEXTS = {
     "short_1": "H",
     "forfeit_by": "Taper: %s",
     "note_5_2d": "5.2d uten straff",
+    "yes_back": "#=ja  *=nei",
+    "menu_challenge": "5 Utfordring",
+    "menu_resume": "5 Start %s",
+    "chal_reenter": "1 Ord på nytt",
+    "chal_cancel": "2 Avbryt",
+    "ref_reenter": "3 Ord på nytt",
+    "ref_cancel": "4 Avbryt utf.",
+    "menu_back": "D Tilbake",
+    "next_game": "Fra neste parti",
 }

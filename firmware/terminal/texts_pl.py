@@ -76,4 +76,13 @@ TEXTS = {
     "short_1": "P",
     "forfeit_by": "Przegrał: %s",
     "note_5_2d": "5.2d: bez kary",
+    "yes_back": "#=tak  *=nie",
+    "menu_challenge": "5 Sprawdzenie",
+    "menu_resume": "5 Wznów %s",
+    "chal_reenter": "1 Słowa od nowa",
+    "chal_cancel": "2 Anuluj",
+    "ref_reenter": "3 Słowa od nowa",
+    "ref_cancel": "4 Anuluj spraw.",
+    "menu_back": "D Wstecz",
+    "next_game": "Od następnej gry",
 }

@@ -153,6 +153,35 @@ class NVS:
         pass
 
 
+# ---------------------------------------------------------------------------
+# Deep sleep wake-up sources (ports/esp32/modesp32.c, v1.26.0): ext0 on the
+# ESP32 and the ESP32-S3 (SOC_PM_SUPPORT_EXT0_WAKEUP), one RTC-capable pin
+# (modesp32.h RTC_VALID_EXT_PINS); pin None switches it off.  machine.deepsleep()
+# reads what was set here (sim_wake_ext0).
+
+RTC_EXT_PINS = {
+    "esp32": (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39),
+    "esp32s3": tuple(range(22)),
+}
+_ext0 = [None]
+
+
+def wake_on_ext0(pin, level):
+    if pin is None:
+        _ext0[0] = None
+        return
+    gpio = pin if isinstance(pin, int) else pin._id       # a Pin or its number, as the port
+    chip = os.getenv("TILECLOCK_CHIP") or "esp32"
+    if gpio not in RTC_EXT_PINS[chip]:
+        raise ValueError("invalid pin")
+    _ext0[0] = (gpio, bool(level))
+
+
+def sim_wake_ext0():
+    """(gpio, level) of the ext0 wake-up source, or None."""
+    return _ext0[0]
+
+
 # Flash partitions (Partition, sim_partition_file, the partition table) live in
 # esp32_flash.py, imported on first use.
 _LAZY = ("Partition", "sim_partition_file", "sim_flash_timing")

@@ -733,6 +733,19 @@ def idle():
     pass
 
 
+def deepsleep(time_ms=None):
+    """Never returns: the chip sleeps and wakes with a reset (DEEPSLEEP_RESET).  In
+    the simulator the process ends ("deepsleep GPIO LEVEL": the ext0 source set with
+    esp32.wake_on_ext0, which the simulator waits for); elsewhere SimReset."""
+    import esp32
+
+    source = esp32.sim_wake_ext0()
+    cause = "deepsleep"
+    if source is not None:
+        cause += " %d %d" % (source[0], 1 if source[1] else 0)
+    _reset(cause)
+
+
 _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",
          "wake_reason", "RTC", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
          "sim_busy_begin", "sim_busy_end", "sim_irq_stats",

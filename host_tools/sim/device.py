@@ -140,6 +140,8 @@ class SimDevice:
         self._send_lock = threading.Lock()
         self._stop = threading.Event()
         self._power_cut = threading.Event()
+        self._wake = threading.Event()
+        self.sleep_pin: int | None = None   # asleep (machine.deepsleep): the ext0 wake GPIO
         self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._server.bind(("127.0.0.1", 0))
@@ -215,11 +217,31 @@ class SimDevice:
         self.link.close()
 
     def power_cut(self) -> None:
-        """Cut the power: the process dies at once; it boots again (power on)."""
+        """Cut the power: the process dies at once (a sleeping device stays off for a
+        moment); it boots again (power on)."""
         self._power_cut.set()
         proc = self.proc
         if proc and proc.poll() is None:
             proc.kill()
+        self._wake.set()
+
+    def _sleep_until_woken(self, cause_text: str) -> str:
+        """machine.deepsleep() ended the process ("deepsleep GPIO LEVEL"): no process
+        until that pin reaches its level (a button press) or the power is cut."""
+        parts = cause_text.split()
+        pin = int(parts[1]) if len(parts) > 2 else None
+        with self.lock:
+            self.sleep_pin = pin
+            self.status = ("deep sleep: press pause to wake" if pin is not None
+                           else "deep sleep (no wake-up source: cut the power)")
+        self._changed()
+        self._wake.clear()
+        held = pin is not None and pin in {self._button_pin(n) for n in self.buttons_down}
+        while not held and not self._stop.is_set() and not self._wake.wait(0.2):
+            pass
+        with self.lock:
+            self.sleep_pin = None
+        return "power cut" if self._power_cut.is_set() else "woken"
 
     def _supervise(self) -> None:
         quick_deaths = 0
@@ -251,6 +273,16 @@ class SimDevice:
             if self._stop.is_set():
                 break
             cause_text = marker.read_text().strip() if marker.exists() else ""
+            if cause_text.startswith("deepsleep") and not self._power_cut.is_set():
+                self.say("-- deep sleep")
+                with self.lock:
+                    self.resets.append({"why": "deep sleep", "code": code, "boot": self.boots})
+                woke = self._sleep_until_woken(cause_text)
+                if self._stop.is_set():
+                    break
+                self.cause = DEEPSLEEP_RESET if woke == "woken" else PWRON_RESET
+                self.say("-- " + ("woken by the pause switch" if woke == "woken" else woke))
+                continue
             if self._power_cut.is_set():
                 why, self.cause = "power cut", PWRON_RESET
             elif cause_text == "wdt":
@@ -372,6 +404,8 @@ class SimDevice:
         pin = self._button_pin(name)
         with self.lock:
             (self.buttons_down.add if down else self.buttons_down.discard)(name)
+        if down and self.sleep_pin == pin:
+            self._wake.set()            # the chip's ext0 wake-up (buttons pull to GND)
         self._changed()
         return self._send("drive %d %s" % (pin, "0" if down else "n"))
 

@@ -43,7 +43,8 @@ def leave():
 class Rig:
     """Board + device on the fakes.  power_cut() + boot() simulate a power loss."""
 
-    def __init__(self, clock=None, terminal=False, config=None, folder=None):
+    def __init__(self, clock=None, terminal=False, config=None, folder=None, lexicon=None):
+        """lexicon: a fixture list ("de", "pl", ...) copied to the device's lexicon.dawg."""
         self.folder = folder or fresh_dir()
         self.terminal = terminal
         self.clock = clock or ManualClock()
@@ -52,15 +53,25 @@ class Rig:
 
             with open("config.json", "w") as f:
                 f.write(json.dumps(config))
+        if lexicon is not None:
+            from lexicon_data import image_path, read_bytes, write_bytes
+
+            write_bytes("lexicon.dawg", read_bytes(image_path(lexicon)))
         self.boot()
 
-    def boot(self):
+    def boot(self, reset_cause=None, held=()):
+        """Power on (or a reset: reset_cause, a machine.*_RESET), with the buttons
+        named in `held` down."""
         machine.sim_reset_all()
+        if reset_cause is not None:
+            machine.sim_set_reset_cause(reset_cause)
         esp32.sim_nvs_forget()
         machine.sim_set_clock(self.clock)
         for pin in PINS.values():
             machine.sim_external_pull(pin, None)
         self.board = board_mod.create(self.clock, panels=False)
+        for name in held:
+            self.down(name)
         self.matrix = machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
                                            hwconfig.KEYPAD_LAYOUT)
         machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1950)   # 3.9 V cell
@@ -114,6 +125,29 @@ class Rig:
             self.dev.scan_keys(self.clock.ticks_ms())
             self.dev.tick(self.clock.ticks_ms())
         return t
+
+    def keys(self, text, hold_ms=40):
+        for ch in text:
+            self.key(ch, hold_ms)
+
+    def key_presses(self, word):
+        """The keys that type a written word: digits, with B between two tiles of one key."""
+        flow = self.dev.flow
+        out = ""
+        last = None
+        for tile in flow.lexicon.parse(word):
+            key, pos = flow.keymap.where(tile)
+            if key == last:
+                out += "B"
+            out += key * (pos + 1)
+            last = key
+        return out
+
+    def type_word(self, word):
+        self.keys(self.key_presses(word))
+
+    def screen(self):
+        return self.dev.flow.screen().text()
 
     def left_ms(self, side):
         d = self.dev.engine.display(side)

@@ -93,9 +93,15 @@ def test_a_long_game_keeps_the_log_in_its_capacity():
     assert json.loads(list(log.export_jsonl())[-1])["seq"] == 600
 
 
-def test_reset_starts_a_new_log_and_keeps_the_old_one_for_its_holder():
+def test_reset_starts_a_new_log_numbered_on_and_keeps_the_old_one_for_its_holder():
     table = game()
     table.press(0)
     old = table.engine.log
     table.engine.confirm_reset(table.engine.request_reset())
-    assert table.engine.log is not old and len(table.engine.log) == 0 and len(old) == 2
+    assert table.engine.log is not old and len(table.engine.log) == 0
+    # the old log ends with the reset; the new one goes on numbering after it
+    assert len(old) == 3 and json.loads(GameLog.to_json(old.last())) == {
+        "seq": 2, "kind": "reset", "at": 0, "phase": 1}
+    assert table.engine.log.next_seq() == 3
+    table.press(1)
+    assert table.engine.log.last()[0] == 3

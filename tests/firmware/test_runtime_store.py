@@ -100,12 +100,14 @@ def test_game_state_is_written_only_when_it_changed():
         assert not s.save(b"abc", 100)        # same state: no flash write
         assert not s.due(500) and s.due(1000 - 100 + 100)
         assert s.save(b"abd", 1000)
-        assert s.writes == 2
+        assert s.save(b"abd", 1100, b"term")  # the terminal's part is part of the state
+        assert s.save(b"abd", 1200, b"term", b'{"seq": 4}')
+        assert s.writes == 4
         esp32.sim_nvs_forget()                # power cut
         s2 = GameState(esp32.NVS("tileclock"))
-        assert s2.load() == b"abd"
-        assert not s2.save(b"abd", 0)         # what is stored is known after load
-        raises(ValueError, s2.save, bytes(300), 0)
+        assert s2.load() == (b"abd", b"term", b'{"seq": 4}')
+        assert not s2.save(b"abd", 0, b"term", b'{"seq": 4}')   # what is stored is known after load
+        raises(ValueError, s2.save, bytes(2000), 0)
         s2.clear()
         assert GameState(esp32.NVS("tileclock")).load() is None
     finally:

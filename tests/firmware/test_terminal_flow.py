@@ -234,7 +234,12 @@ def test_cancel_asks_first_and_then_restores_the_clock():
     rig.type_word("ZU")
     rig.keys("D")
     assert rig.flow.state == F.CANCEL_ASK and "Cancel" in rig.screen()
-    rig.keys("D")
+    assert "#=yes  *=no" in rig.screen() and "D Referee" in rig.screen()
+    rig.keys("*")
+    assert rig.flow.state == F.ENTRY and "1 ZU" in rig.screen()
+    rig.keys("DD")                      # D once more: the referee's PIN entry...
+    assert rig.flow.state == F.REFEREE and "PIN" in rig.screen()
+    rig.keys("D")                       # ...and leaving it: back to the typing
     assert rig.flow.state == F.ENTRY and "1 ZU" in rig.screen()
     rig.keys("D#")
     assert rig.flow.state == F.NEUTRAL and not rig.engine.challenging

@@ -37,7 +37,18 @@ def micropypath(extra=()) -> str:
 
 
 class Relay(threading.Thread):
-    """Copies bytes between the device's pty master and the host's pty master."""
+    """Copies bytes between the device's pty master and the host's pty master.
+
+    One thread per direction, so that neither direction ever waits on the other (a
+    device writing replies while the host keeps sending requests would otherwise fill
+    both ptys and stop both sides), and the chip's wire (`end`, host_tools/sim/wire.py:
+    Ctrl-C, speed, receive buffer) may hold one direction back without stopping the
+    other.  Hooks for the fault tests act at the exact byte offset drawn: pull the cable
+    (cut_after), damage a byte (corrupt_at), or call a function (at_offset, e.g. to kill
+    a process).
+    """
+
+    QUEUE_MAX = 1 << 20          # stop reading the device while this much waits for the host
 
     def __init__(self, device_fd: int, host_fd: int, end: DeviceEnd | None = None,
                  device_slave: int | None = None, host_slave: int | None = None):
@@ -50,6 +61,7 @@ class Relay(threading.Thread):
         self.stop = threading.Event()
         self.cut = False                 # the cable is pulled: nothing gets through
         self.cut_after: int | None = None  # pull it once this many bytes went to the device
+        self.at_offset: tuple[int, object] | None = None  # (offset, callable) towards the device
         self.corrupt_at: list[int] = []  # flip one byte at (or after) these offsets to the device
         self.corrupted = 0
         self.to_device = 0
@@ -70,50 +82,135 @@ class Relay(threading.Thread):
                 self.corrupted += 1
         return bytes(out)
 
-    def run(self):
-        fds = [self.device_fd, self.host_fd]
-        while not self.stop.is_set():
+    def _from_host(self, data: bytes, out: list) -> None:
+        """Apply the hooks to bytes from the host; what gets through is appended to out."""
+        if self.at_offset is not None and self.to_device + len(data) >= self.at_offset[0]:
+            # pass on exactly the bytes before the offset, then act
+            offset, action = self.at_offset
+            self.at_offset = None
+            head = max(0, offset - self.to_device)
+            if head:
+                self._from_host(data[:head], out)
+                self._deliver(out)
+            action()
+            data = data[head:]
+            if not data:
+                return
+        if self.cut_after is not None and self.to_device + len(data) >= self.cut_after:
+            head = max(0, self.cut_after - self.to_device)
+            self.cut_after = None
+            if head:
+                self._from_host(data[:head], out)
+            data = data[head:]
+            self.cut = True
+        if self.cut:
+            self.dropped += data
+            return
+        data = self._damage(data)
+        self.to_device += len(data)
+        out.append(data)
+
+    def _deliver(self, out: list) -> None:
+        host_baud = tty_baud(self.host_slave) if self.host_slave else None
+        for data in out:
             try:
-                ready, _, _ = select.select(fds, [], [], 0.05)
+                self.end.host_to_device(data, lambda piece: _write_all(self.device_fd, piece,
+                                                                       self.stop),
+                                        self.device_slave, host_baud, self.stop)
+            except OSError:
+                pass
+        del out[:]
+
+    def _host_to_device(self):
+        out: list = []
+        while not self.stop.is_set():
+            data = _read(self.host_fd, self.stop)
+            if data is None:
+                return
+            with self.lock:
+                self._from_host(data, out)
+            self._deliver(out)
+
+    def _device_to_host(self):
+        # The device's replies are queued here (up to QUEUE_MAX) while the host is not
+        # reading, so that the device never blocks on its stdout and always goes on
+        # reading its stdin.
+        queue = bytearray()
+        alive = True
+        while not self.stop.is_set() and (alive or queue):
+            readers = [self.device_fd] if alive and len(queue) < self.QUEUE_MAX else []
+            writers = [self.host_fd] if queue else []
+            try:
+                readable, writable, _ = select.select(readers, writers, [], 0.05)
             except (OSError, ValueError):
                 return
-            for fd in ready:
+            if readable:
                 try:
-                    data = os.read(fd, 65536)
+                    data = os.read(self.device_fd, 65536)
+                except BlockingIOError:
+                    data = None
                 except OSError:
                     data = b""
-                if not data:
-                    continue
+                if data == b"":
+                    alive = False       # the device went away (a killed process)
+                elif data:
+                    with self.lock:
+                        cut = self.cut
+                        if not cut:
+                            self.to_host += len(data)
+                    if not cut:
+                        host_baud = tty_baud(self.host_slave) if self.host_slave else None
+                        queue += self.end.device_to_host(data, host_baud)
+            if writable:
                 with self.lock:
-                    if fd == self.host_fd:
-                        if self.cut_after is not None and self.to_device + len(data) >= self.cut_after:
-                            self.cut = True
-                            self.cut_after = None
-                        if self.cut:
-                            self.dropped += data
-                            continue
-                        data = self._damage(data)
-                        self.to_device += len(data)
-                        target = self.device_fd
-                    else:
-                        if self.cut:
-                            continue
-                        self.to_host += len(data)
-                        target = self.host_fd
+                    if self.cut:
+                        queue.clear()
+                        continue
                 try:
-                    host_baud = tty_baud(self.host_slave) if self.host_slave else None
-                    if target == self.device_fd:
-                        self.end.host_to_device(data, lambda piece: _write_all(target, piece),
-                                                self.device_slave, host_baud, self.stop)
-                    else:
-                        _write_all(target, self.end.device_to_host(data, host_baud))
+                    n = os.write(self.host_fd, queue)
+                except BlockingIOError:
+                    continue
                 except OSError:
-                    pass
+                    queue.clear()
+                    continue
+                del queue[:n]
+
+    def run(self):
+        for fd in (self.device_fd, self.host_fd):
+            try:
+                os.set_blocking(fd, False)
+            except OSError:
+                pass
+        back = threading.Thread(target=self._device_to_host, daemon=True)
+        back.start()
+        self._host_to_device()
+        back.join()
 
 
-def _write_all(fd: int, data: bytes):
+def _read(fd: int, stop: threading.Event) -> bytes | None:
+    """The next bytes from fd; None once stop is set or the other end is gone."""
+    while not stop.is_set():
+        try:
+            readable, _, _ = select.select([fd], [], [], 0.05)
+        except (OSError, ValueError):
+            return None
+        if not readable:
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            continue
+        except OSError:
+            return None
+        return data or None
+    return None
+
+
+def _write_all(fd: int, data: bytes, stop: threading.Event | None = None):
     view = memoryview(data)
     while view:
+        if stop is not None and stop.is_set():
+            return
         try:
             n = os.write(fd, view)
         except BlockingIOError:

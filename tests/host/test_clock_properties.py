@@ -156,7 +156,8 @@ def test_snapshot_restores_the_same_game_paused(preset, start, steps, later):
     copy = Engine.restore(blob, preset, clock)
     was_paused = engine.pause(t)
     assert copy.paused == (was_paused or engine.paused)
-    assert copy.snapshot(t) == engine.snapshot(t)
+    # the same game; only the log position differs when the original's pause logged
+    assert _game_part(copy.snapshot(t)) == _game_part(engine.snapshot(t))
     for side in (0, 1):
         a, b = engine.display(side), copy.display(side)
         assert bytes(a.text) == bytes(b.text) and a.__dict__ == b.__dict__
@@ -170,6 +171,14 @@ def test_snapshot_restores_the_same_game_paused(preset, start, steps, later):
     for side in (0, 1):
         assert engine.used_ms(side, t) == copy.used_ms(side, t)
         assert engine.display(side).__dict__ == copy.display(side).__dict__
+
+
+def _game_part(blob):
+    import struct
+    from clock.snapshot import _BODY
+
+    at = struct.calcsize(_BODY[:_BODY.index("I", 12)])
+    return blob[:at] + blob[at + 4:-4]
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,0 +1,75 @@
+# The challenge terminal's part of the game state record (store/state.py), so
+# that a power cut at any moment of a challenge comes back to where it was: the
+# step (word count, typing, the opponent's confirmation, the check, the
+# referee's decision, the verdict on screen), the challenger and the words typed
+# so far, as tile numbers of the list in use (with the list's identity, so that
+# numbers of another list are never read as words).  A letter still cycling on
+# its key is saved as typed.
+#
+# Loaded only while a challenge or the referee holds the terminal
+# (flow.MODE_MODULES); reading it back at start-up is terminal/resume.py.
+
+import struct
+from binascii import crc32
+
+from terminal import flow as F
+
+VERSION = 1
+# version, state, challenger, count, current word, wait reason, flags,
+# penalty points, runs, count declared without a list, crc of the list's id,
+# then the 8 word lengths and the tiles of the words one after the other
+_HEAD = "<BBbBBBBHbBI8s"
+HEAD_SIZE = struct.calcsize(_HEAD)
+WAIT_REASONS = ("", "referee_decides", "no_list", "bad_list")
+MAX_WORDS = 8
+MAX_TILES = 16
+
+_VERDICT = 1
+_ACCEPTABLE = 2
+_BY_REFEREE = 4
+_LOST_TURN = 8
+_WITHDRAWN = 16
+_GAME_OVER = 32
+
+
+
+def _list_crc(flow):
+    return crc32(flow.list_id().encode()) & 0xFFFFFFFF
+
+
+def encode(flow, state):
+    """The bytes for step `state` (what the flow comes back to, see
+    ChallengeFlow.saved_bytes)."""
+    entry = flow.entry
+    count = current = 0
+    lengths = bytearray(MAX_WORDS)
+    tiles = bytearray()
+    if entry is not None and entry.count:
+        count = entry.count
+        current = entry.current
+        pending = entry.pending_tile()
+        for i in range(count):
+            n = entry.lengths[i]
+            tiles.extend(memoryview(entry.words[i])[:n])
+            if i == current and pending >= 0 and n < MAX_TILES:
+                tiles.append(pending)
+                n += 1
+            lengths[i] = n
+    flags = 0
+    penalty = 0
+    runs = -1
+    if state == F.VERDICT and flow.verdict is not None:
+        flags = _VERDICT | (_ACCEPTABLE if flow.verdict else 0)
+        if flow.verdict_by == "referee":
+            flags |= _BY_REFEREE
+        outcome = flow.outcome
+        if outcome is not None:
+            penalty = outcome.penalty_points
+            runs = outcome.runs
+            flags |= ((_LOST_TURN if outcome.lost_turn else 0)
+                      | (_WITHDRAWN if outcome.withdrawn else 0)
+                      | (_GAME_OVER if outcome.game_over else 0))
+    reason = WAIT_REASONS.index(flow.wait_reason) if flow.wait_reason in WAIT_REASONS else 0
+    return struct.pack(_HEAD, VERSION, state, flow.challenger, count, current, reason, flags,
+                       penalty, runs, flow.count_without_list, _list_crc(flow),
+                       bytes(lengths)) + tiles
