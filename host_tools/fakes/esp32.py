@@ -159,7 +159,7 @@ class NVS:
 # (modesp32.h RTC_VALID_EXT_PINS); pin None switches it off.  machine.deepsleep()
 # reads what was set here (sim_wake_ext0).
 
-RTC_EXT_PINS = {
+_RTC_EXT_PINS = {
     "esp32": (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39),
     "esp32s3": tuple(range(22)),
 }
@@ -171,8 +171,9 @@ def wake_on_ext0(pin, level):
         _ext0[0] = None
         return
     gpio = pin if isinstance(pin, int) else pin._id       # a Pin or its number, as the port
-    chip = os.getenv("TILECLOCK_CHIP") or "esp32"
-    if gpio not in RTC_EXT_PINS[chip]:
+    import machine
+
+    if gpio not in _RTC_EXT_PINS[machine.sim_chip()]:
         raise ValueError("invalid pin")
     _ext0[0] = (gpio, bool(level))
 
