@@ -4,6 +4,7 @@
 # the main loop) steps through its tones.  Which cues sound is configuration:
 # each cue can be switched on or off and `mute` silences all of them.
 
+from micropython import const
 from timebase import ticks_add, ticks_diff
 
 # cue -> ((frequency Hz, on ms, off ms), ...)
@@ -14,15 +15,15 @@ CUES = {
     "forfeit": ((2700, 400, 150), (2200, 400, 150), (1800, 700, 0)),
     "test": ((2700, 200, 100), (2000, 200, 0)),
 }
-CUE_NAMES = ("challenge_end", "overtime", "overtime_minute", "forfeit")
-DUTY_ON = 32768
+_CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit"))
+_DUTY_ON = const(32768)
 
 
 class Buzzer:
     def __init__(self, pwm):
         self._pwm = pwm
         self.enabled = {}
-        for name in CUE_NAMES:
+        for name in _CUE_NAMES:
             self.enabled[name] = False
         self.enabled["test"] = True
         self.mute = False
@@ -34,7 +35,7 @@ class Buzzer:
         self._pwm.duty_u16(0)
 
     def configure(self, enabled, mute):
-        for name in CUE_NAMES:
+        for name in _CUE_NAMES:
             self.enabled[name] = bool(enabled.get(name, False))
         self.mute = bool(mute)
 
@@ -51,7 +52,7 @@ class Buzzer:
     def _start_tone(self, now):
         freq, on_ms, _ = self._cue[self._step]
         self._pwm.freq(freq)
-        self._pwm.duty_u16(DUTY_ON)
+        self._pwm.duty_u16(_DUTY_ON)
         self._sounding = True
         self._until = ticks_add(now, on_ms)
 

@@ -5,9 +5,11 @@
 # 40 KB of heap); English is loaded as well only when a key lacks a
 # translation.  Switching the language drops the previous language's tables.
 
+from micropython import const
+
 LANGUAGES = ("de", "en", "pl", "nb")
-DEFAULT_LANGUAGE = "de"
-FALLBACK = "en"
+_DEFAULT_LANGUAGE = const("de")
+_FALLBACK = const("en")
 PACKAGES = ("app", "clock", "terminal")
 
 _tables = {}     # "terminal.texts_de" -> dict
@@ -40,7 +42,7 @@ def table(package, lang):
     if lang != _current[0]:
         # a new language: forget the old one's tables (English stays if loaded)
         for old in list(_tables):
-            if not old.endswith("_" + FALLBACK):
+            if not old.endswith("_" + _FALLBACK):
                 _unload(old)
         _current[0] = lang
     return _load(package, lang)
@@ -49,17 +51,17 @@ def table(package, lang):
 def tr(package, key, lang):
     """The text `key` of `package` in `lang`, else in English (KeyError if neither has it)."""
     if lang not in LANGUAGES:
-        lang = FALLBACK
+        lang = _FALLBACK
     text = table(package, lang).get(key)
     if text is None:
-        text = _load(package, FALLBACK)[key]
+        text = _load(package, _FALLBACK)[key]
     return text
 
 
 def check_package(package, languages=LANGUAGES):
     """(key, lang) pairs that break completeness: a key of the English table a
     language lacks, or a key a language has that English does not."""
-    reference = _load(package, FALLBACK)
+    reference = _load(package, _FALLBACK)
     gaps = []
     for lang in languages:
         other = _load(package, lang)

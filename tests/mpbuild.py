@@ -6,7 +6,9 @@ the trimmed MicroPython tree beside the repository (`../shared/micropython`, see
 SHARED-README.md); it is copied to `build/mp-src` (the shared tree is read-only) and
 built there with `-m32` and without `-m32` (the 64-bit twin, so that both figures come
 from one version).  Both builds carry our `romimage` module (tests/mpext/), which maps
-a ROMFS image file outside the GC heap, as flash is mapped on the chip.
+a ROMFS image file outside the GC heap, as flash is mapped on the chip, and the ESP32
+port's growing heap (MICROPY_GC_SPLIT_HEAP_AUTO; $TILECLOCK_HEAP_MAX bytes in all, else
+the heap stays at -X heapsize).
 
     interpreter(32) -> Path of build/micropython-32 (built once, then cached)
     python -m tests.mpbuild [32|64 ...]   build now and print the paths
@@ -32,6 +34,12 @@ MODULES = REPO / "tests" / "mpext"
 # rest is the standard variant (asyncio frozen, VfsRom, VfsLfs2, framebuf).
 MAKE_FLAGS = ("MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0",
               "MICROPY_SSL_MBEDTLS=0")
+# The ESP32 port's heap: areas added as needed (ports/esp32/mpconfigport.h sets both);
+# tests/mpext/romimage/heapgrow.c says how much the board gives.  py/gc.c's growing code
+# calls malloc without <stdlib.h> and adds to a void pointer, which the esp32 port's
+# compiler flags allow and the unix port's -Werror does not.
+C_FLAGS = ("-DMICROPY_GC_SPLIT_HEAP=1", "-DMICROPY_GC_SPLIT_HEAP_AUTO=1",
+           "-include", "stdlib.h", "-Wno-pointer-arith")
 
 
 class BuildError(RuntimeError):
@@ -54,7 +62,7 @@ def _stamp(bits: int) -> str:
         if path.is_file():
             digest.update(path.relative_to(MODULES).as_posix().encode())
             digest.update(path.read_bytes())
-    digest.update(" ".join(MAKE_FLAGS).encode())
+    digest.update(" ".join(MAKE_FLAGS + C_FLAGS).encode())
     digest.update(str(bits).encode())
     return digest.hexdigest()
 
@@ -138,8 +146,11 @@ def interpreter(bits: int) -> Path:
         _make(["-C", str(src / "mpy-cross")], log)
         variant_build = "build-%d" % bits
         flags = ["BUILD=" + variant_build, "USER_C_MODULES=" + str(MODULES), *MAKE_FLAGS]
+        cflags = list(C_FLAGS)
         if bits == 32:
-            flags += ["CFLAGS_EXTRA=-m32", "LDFLAGS_EXTRA=-m32"]
+            cflags.append("-m32")
+            flags.append("LDFLAGS_EXTRA=-m32")
+        flags.append("CFLAGS_EXTRA=" + " ".join(cflags))
         _make(["-C", str(src / "ports" / "unix"), *flags], log)
         built = src / "ports" / "unix" / variant_build / "micropython"
         shutil.copy2(built, out)

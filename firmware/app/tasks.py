@@ -8,17 +8,18 @@
 #   watchdog    500 ms   feed the WDT if every task above beat recently
 #   link        -        host link (link.server.serve), when a link stream is given
 
+from micropython import const
 import asyncio
 
 from app.watchdog import Watchdog
 
-TICK_MS = 10
-KEYPAD_MS = 10
-DISPLAY_MS = 50
-BATTERY_MS = 2000
-FEED_MS = 500
+_TICK_MS = const(10)
+_KEYPAD_MS = const(10)
+_DISPLAY_MS = const(50)
+_BATTERY_MS = const(2000)
+_FEED_MS = const(500)
 # A task that has not completed a round for this long counts as hung.
-LIMITS_MS = (2000, 2000, 4000, 6000)
+_LIMITS_MS = const((2000, 2000, 4000, 6000))
 TASK_TICK, TASK_KEYPAD, TASK_DISPLAY, TASK_BATTERY = 0, 1, 2, 3
 
 
@@ -38,17 +39,17 @@ async def _feeder(dev, wd, on_hang):
             # One task is stuck while the scheduler still runs: keep the game
             # up to this moment and restart now rather than when the WDT bites.
             on_hang(now)
-        await asyncio.sleep_ms(FEED_MS)
+        await asyncio.sleep_ms(_FEED_MS)
 
 
 def start(dev, wdt=None, link=None, extra=(), on_hang=None):
     """Create the tasks (inside a running loop); returns the Watchdog."""
-    wd = Watchdog(wdt, dev.clock, LIMITS_MS)
+    wd = Watchdog(wdt, dev.clock, _LIMITS_MS)
     dev.watchdog = wd
-    for step, period_ms, task_id in ((dev.tick, TICK_MS, TASK_TICK),
-                                     (dev.scan_keys, KEYPAD_MS, TASK_KEYPAD),
-                                     (dev.refresh, DISPLAY_MS, TASK_DISPLAY),
-                                     (dev.sample_battery, BATTERY_MS, TASK_BATTERY)):
+    for step, period_ms, task_id in ((dev.tick, _TICK_MS, TASK_TICK),
+                                     (dev.scan_keys, _KEYPAD_MS, TASK_KEYPAD),
+                                     (dev.refresh, _DISPLAY_MS, TASK_DISPLAY),
+                                     (dev.sample_battery, _BATTERY_MS, TASK_BATTERY)):
         asyncio.create_task(_periodic(dev.clock, step, period_ms, task_id, wd))
     asyncio.create_task(_feeder(dev, wd, on_hang))
     if link is not None:

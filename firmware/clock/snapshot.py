@@ -3,6 +3,7 @@
 # itself is stored apart, in the configuration) and a CRC-32, so that a
 # torn or foreign blob is refused instead of restoring a wrong game.
 
+from micropython import const
 import struct
 from binascii import crc32
 
@@ -17,15 +18,15 @@ MAX_SIZE = 256
 # used[2], credit[2], chal_pen[2], late[2], start_used[2], excused[2], turn_start[2],
 # ot_units[2], win_left, game_ms, chal_at
 _BODY = "<BIBBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
-_CRC = "<I"
+_CRC = const("<I")
 SIZE = struct.calcsize(_BODY) + struct.calcsize(_CRC)
 
-_PAUSED = 1
-_CHALLENGING = 2
-_WIN_OPEN = 4
-_WIN_TIMED = 8
-_GAME_STARTED = 16
-_TURN_OPEN = 32
+_PAUSED = const(1)
+_CHALLENGING = const(2)
+_WIN_OPEN = const(4)
+_WIN_TIMED = const(8)
+_GAME_STARTED = const(16)
+_TURN_OPEN = const(32)
 
 
 def preset_crc(preset):

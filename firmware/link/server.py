@@ -3,13 +3,14 @@
 #
 #   asyncio.create_task(serve(sys.stdin.buffer, sys.stdout.buffer, handler))
 
+from micropython import const
 import asyncio
 
 from link import frame
 from link.handler import ERROR, error_payload
 
 IDLE_MS = 10
-READ_MAX = 256
+_READ_MAX = const(256)
 
 
 def _make_reader(stream_in):
@@ -17,18 +18,18 @@ def _make_reader(stream_in):
     if hasattr(stream_in, "any"):  # machine.UART
         def read_uart():
             n = stream_in.any()
-            return stream_in.read(min(n, READ_MAX)) if n else b""
+            return stream_in.read(min(n, _READ_MAX)) if n else b""
         return read_uart
     import select
     poller = select.poll()
     poller.register(stream_in, select.POLLIN)
-    buf = bytearray(READ_MAX)
+    buf = bytearray(_READ_MAX)
 
     def read_polled():
         # One byte at a time: a blocking stream (the ESP32's stdin) only
         # promises the first byte when poll() says it is readable.
         n = 0
-        while n < READ_MAX and poller.poll(0):
+        while n < _READ_MAX and poller.poll(0):
             b = stream_in.read(1)
             if not b:
                 break

@@ -119,21 +119,48 @@ def play(seed, steps):
     print("E")
 
 
+GC_US = [0, 0, 0]     # the longest collection, all of them, how many (host microseconds)
+
+
 def _live(raw):
     """Live heap after a collection; raw[0] keeps the highest heap use seen before
-    collecting (live objects plus garbage not yet collected)."""
+    collecting (live objects plus garbage not yet collected).  Times the collection."""
+    import time
+
     raw[0] = max(raw[0], gc.mem_alloc())
+    t = time.ticks_us()
     gc.collect()
+    t = time.ticks_diff(time.ticks_us(), t)
+    GC_US[0] = max(GC_US[0], t)
+    GC_US[1] += t
+    GC_US[2] += 1
     return gc.mem_alloc()
 
 
 def _origin():
     """Where the firmware's code was loaded from: "rom" when every firmware module came
-    from the ROMFS mounted at /rom (code in place, outside the heap), else "files"."""
+    from the ROMFS mounted at /rom (code in place, outside the heap), "fw/a" (or fw/b)
+    when from that firmware slot of the filesystem, else "files"."""
+    seen = set()
     for name in ("clock.engine", "app.device", "terminal.flow", "lexicon.reader"):
-        if not sys.modules[name].__file__.startswith("/rom/"):
-            return "files"
-    return "rom"
+        f = sys.modules[name].__file__
+        if f.startswith("/rom/"):
+            seen.add("rom")
+        elif f.startswith("fw/"):
+            seen.add(f[:4])
+        else:
+            seen.add("files")
+    return seen.pop() if len(seen) == 1 else "mixed"
+
+
+def _heap():
+    """The heap's size now, all areas (the test interpreters' romimage.heap()), else
+    what gc reports."""
+    try:
+        import romimage
+    except ImportError:
+        return gc.mem_alloc() + gc.mem_free(), 1
+    return romimage.heap()
 
 
 # Challenged plays, typable with the Polish tiles; the list decides (ŻÓŁWZ, DOMŹ are
@@ -219,7 +246,8 @@ def memory(steps):
     start-up, and its peak sampled every 50 steps and after each challenge:
     "M peak_bytes heap_total challenges words acceptable fakes_bytes boot_bytes
     raw_peak_bytes origin"; raw_peak_bytes: the highest gc.mem_alloc() seen before
-    collecting (garbage included)."""
+    collecting (garbage included).  Then "H heap_bytes areas" (the heap as it has grown)
+    and "G longest_us total_us collections" (the collections it made, timed)."""
     raw = [0]
     clock = ManualClock()
     dev = boot(clock)
@@ -255,6 +283,8 @@ def memory(steps):
     raw[0] = max(raw[0], gc.mem_alloc())
     print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,
                                             words, acceptable, fakes, booted, raw[0], _origin()))
+    print("H %d %d" % _heap())
+    print("G %d %d %d" % tuple(GC_US))
 
 
 def main():
