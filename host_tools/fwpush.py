@@ -42,13 +42,16 @@ def manifest(files: dict[str, bytes]) -> list[list]:
 
 def push_firmware(link, files: dict[str, bytes], version: str, force: bool = False,
                   restart: bool = True,
-                  progress: Callable[[str, int, int], None] | None = None) -> dict:
+                  progress: Callable[[str, int, int], None] | None = None,
+                  commit_timeout: float = 30.0) -> dict:
     """Send and commit a firmware; returns the commit's reply.  Raises LinkError (the
     clock keeps running, and booting, its old firmware)."""
     listing = manifest(files)
     total = sum(item[1] for item in listing)
+    # the clock empties the other slot first: a few seconds on the chip's flash
     begin = link.request_json(FW_BEGIN, {"files": listing, "version": version,
-                                         "force": force}, timeout=max(link.timeout, 10.0))
+                                         "force": force}, timeout=max(link.timeout, 5.0),
+                              retries=2)
     chunk = max(64, min(int(begin.get("chunk", 256)), link.chunk_max))
     done = 0
     if progress:
@@ -71,29 +74,30 @@ def push_firmware(link, files: dict[str, bytes], version: str, force: bool = Fal
     if progress:
         progress("verify", total, total)
     reply = link.request_json(FW_COMMIT, {"files": listing, "force": force, "restart": restart},
-                              timeout=max(link.timeout, 30.0), retries=1)
+                              timeout=max(link.timeout, commit_timeout), retries=1)
     if progress:
         progress("done", total, total)
     return reply
 
 
 def wait_for_version(open_link: Callable[[], object], version: str, timeout: float = 30.0) -> dict:
-    """Reconnect until the restarted clock answers INFO; check that it runs `version`."""
+    """Reconnect until the restarted clock answers INFO with `version`.  Until its restart
+    (a moment after the commit's reply) the clock still answers with the old one."""
     deadline = time.monotonic() + timeout
-    last: Exception | None = None
-    while time.monotonic() < deadline:
+    last = "no answer"
+    while True:
         try:
             with open_link() as link:
                 info = link.info()
+            if info.get("firmware") == version:
+                return info
+            last = "it still runs firmware %s" % info.get("firmware")
         except (LinkError, OSError) as e:   # restarting: the port is gone or silent
-            last = e
-            time.sleep(0.3)
-            continue
-        if info.get("firmware") != version:
-            raise LinkError("E_VERIFY", "after the restart the clock runs firmware %s, not %s"
-                            % (info.get("firmware"), version))
-        return info
-    raise LinkError("E_TIMEOUT", "the clock did not come back after the update (%s)" % last)
+            last = str(e)
+        if time.monotonic() > deadline:
+            raise LinkError("E_VERIFY", "the clock did not come back with firmware %s (%s)"
+                            % (version, last))
+        time.sleep(0.3)
 
 
 def describe(reply: dict) -> str:

@@ -28,6 +28,35 @@ SLOTS = ("a", "b")
 _RESTART_MS = const(300)        # the reply to a commit leaves before the restart
 
 
+# Every change to the filesystem goes through the six functions below (the power-cut
+# test, tests/firmware/test_link_fwupdate.py, cuts the power at each one in turn).
+
+def _mkdir(path):
+    os.mkdir(path)
+
+
+def _rmdir(path):
+    os.rmdir(path)
+
+
+def _unlink(path):
+    os.remove(path)
+
+
+def _write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _append(path, data):
+    with open(path, "ab") as f:
+        f.write(data)
+
+
+def _rename(old, new):
+    os.rename(old, new)
+
+
 def _exists(path):
     try:
         os.stat(path)
@@ -47,9 +76,9 @@ def _remove_tree(path):
     if _is_dir(path):
         for name in os.listdir(path):
             _remove_tree(path + "/" + name)
-        os.rmdir(path)
+        _rmdir(path)
     elif _exists(path):
-        os.remove(path)
+        _unlink(path)
 
 
 def _makedirs(path):
@@ -57,21 +86,7 @@ def _makedirs(path):
     for part in path.split("/"):
         built = part if not built else built + "/" + part
         if not _is_dir(built):
-            os.mkdir(built)
-
-
-def _write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
-
-
-def _append(path, data):
-    with open(path, "ab") as f:
-        f.write(data)
-
-
-def _rename(old, new):
-    os.rename(old, new)
+            _mkdir(built)
 
 
 def current_slot():
@@ -268,7 +283,7 @@ def _commit(handler, payload):
         except OSError:
             # A filesystem that does not rename over a file: boot.py reads the
             # complete .tmp while fw/slot is missing.
-            os.remove(SLOT_FILE)
+            _unlink(SLOT_FILE)
             _rename(SLOT_FILE + ".tmp", SLOT_FILE)
     except OSError as e:
         raise LinkError("E_WRITE", "switching to slot %s failed: %s" % (u.slot, e))

@@ -119,7 +119,8 @@ class Rig:
     """One simulated device: a folder, a micropython process, a relay and a host port."""
 
     def __init__(self, folder: Path, args: tuple[str, ...] = (), script: Path = DEVICE_SCRIPT,
-                 files: dict[str, bytes] | None = None, path_extra=()):
+                 files: dict[str, bytes] | None = None, path_extra=(), mpypath: str | None = None,
+                 env: dict | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         for name, data in (files or {}).items():
@@ -129,21 +130,38 @@ class Rig:
         self.args = args
         self.script = script
         self.path_extra = path_extra
+        self.mpypath = mpypath          # MICROPYPATH instead of firmware/ + fakes + extras
+        self.env = env or {}
         self.proc: subprocess.Popen | None = None
 
     def start(self):
         self.dev_master, dev_slave, _ = _raw_pty()
         self.host_master, host_slave, self.port = _raw_pty()
         self._host_slave = host_slave   # kept open so that the pty stays up between opens
-        env = dict(os.environ, MICROPYPATH=micropypath(self.path_extra),
-                   TILECLOCK_DEVICE_DIR=str(self.folder))
-        self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
-                                     stdin=dev_slave, stdout=dev_slave, stderr=subprocess.PIPE,
-                                     cwd=str(self.folder), env=env)
-        os.close(dev_slave)
+        self._dev_slave = dev_slave     # kept: a reboot starts the device on the same pty
+        self._spawn()
         self.relay = Relay(self.dev_master, self.host_master)
         self.relay.start()
         return self
+
+    def _spawn(self):
+        env = dict(os.environ, MICROPYPATH=self.mpypath or micropypath(self.path_extra),
+                   TILECLOCK_DEVICE_DIR=str(self.folder), **self.env)
+        self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
+                                     stdin=self._dev_slave, stdout=self._dev_slave,
+                                     stderr=subprocess.PIPE, cwd=str(self.folder), env=env)
+
+    def reboot(self) -> str:
+        """Start the device process again on the same pty (after a reset or a power cut:
+        the host's port stays); returns what the old one wrote to stderr."""
+        err = ""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+        self._spawn()
+        return err
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -164,7 +182,7 @@ class Rig:
         if hasattr(self, "relay"):
             self.relay.stop.set()
             self.relay.join(timeout=2)
-            for fd in (self.dev_master, self.host_master, self._host_slave):
+            for fd in (self.dev_master, self.host_master, self._host_slave, self._dev_slave):
                 try:
                     os.close(fd)
                 except OSError:
