@@ -7,14 +7,17 @@
 from micropython import const
 from timebase import ticks_add, ticks_diff
 
-# cue -> ((frequency Hz, on ms, off ms), ...)
-CUES = {
-    "challenge_end": ((2700, 120, 0),),
-    "overtime": ((2700, 150, 100), (2700, 150, 0)),
-    "overtime_minute": ((2200, 100, 0),),
-    "forfeit": ((2700, 400, 150), (2200, 400, 150), (1800, 700, 0)),
-    "test": ((2700, 200, 100), (2000, 200, 0)),
-}
+# The cues, in the order of _NAMES: their tones, three bytes each (frequency / 20 Hz,
+# on / 10 ms, off / 10 ms), a zero byte after a cue's last tone.  Bytes rather than
+# a table of tuples: they stay in flash on the chip (docs/runtime.md, Memory).
+_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "test"))
+_TONES = const(
+    b"\x87\x0c\x00\x00"                            # challenge_end: 2700 Hz 120 ms
+    b"\x87\x0f\x0a\x87\x0f\x00\x00"                # overtime: 2 x 2700 Hz 150 ms
+    b"\x6e\x0a\x00\x00"                            # overtime_minute: 2200 Hz 100 ms
+    b"\x87\x28\x0f\x6e\x28\x0f\x5a\x46\x00\x00"    # forfeit: 2700, 2200, 1800 Hz
+    b"\x87\x14\x0a\x64\x14\x00\x00"                # test: 2700, 2000 Hz 200 ms
+)
 _CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit"))
 _DUTY_ON = const(32768)
 
@@ -27,8 +30,8 @@ class Buzzer:
             self.enabled[name] = False
         self.enabled["test"] = True
         self.mute = False
-        self._cue = None
-        self._step = 0
+        self._cue = None          # the playing cue's first tone in _TONES, or None
+        self._step = 0            # the tone playing: its offset in _TONES
         self._sounding = False
         self._until = 0
         self.last_cue = None      # the most recent cue actually played
@@ -43,18 +46,23 @@ class Buzzer:
         """Start a cue; returns True if it sounds (enabled and not muted)."""
         if self.mute or not self.enabled.get(cue, False):
             return False
-        self._cue = CUES[cue]
+        at = 0
+        for _ in range(_NAMES.index(cue)):       # skip to the cue's first tone
+            while _TONES[at]:
+                at += 3
+            at += 1
+        self._cue = at
         self.last_cue = cue
-        self._step = 0
+        self._step = at
         self._start_tone(now)
         return True
 
     def _start_tone(self, now):
-        freq, on_ms, _ = self._cue[self._step]
-        self._pwm.freq(freq)
+        at = self._step
+        self._pwm.freq(_TONES[at] * 20)
         self._pwm.duty_u16(_DUTY_ON)
         self._sounding = True
-        self._until = ticks_add(now, on_ms)
+        self._until = ticks_add(now, _TONES[at + 1] * 10)
 
     def busy(self):
         return self._cue is not None
@@ -66,12 +74,12 @@ class Buzzer:
         if self._sounding:
             self._pwm.duty_u16(0)
             self._sounding = False
-            off_ms = cue[self._step][2]
+            off_ms = _TONES[self._step + 2] * 10
             self._until = ticks_add(now, off_ms)
             if off_ms > 0:
                 return
-        self._step += 1
-        if self._step >= len(cue):
+        self._step += 3
+        if not _TONES[self._step]:          # the cue's last tone is over
             self._cue = None
             return
         self._start_tone(now)

@@ -15,6 +15,21 @@ _CACHE_SMALL = const(2048)
 _LARGE_HEAP = const(512 * 1024)
 
 
+# The modules a running clock keeps, imported first, before the board's buffers and the
+# game's objects are made: their code objects and the qstr pools they grow then lie
+# together at the start of the heap, instead of needing room between those later (a
+# pool of 1280 qstrs takes 9 KB in one piece; docs/runtime.md, Memory).
+RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.config",
+            "ssd1306", "render.player", "render.terminal", "clock.snapshot", "store.state",
+            "store.gamelog", "hal_buttons", "hal_keypad", "hal_display", "hal_buzzer",
+            "hal_battery", "app.board", "terminal.log", "i18n")
+
+
+def load_modules():
+    for name in RESIDENT:
+        __import__(name)
+
+
 def cache_bytes():
     import gc
 
@@ -85,6 +100,7 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
     from timebase import SystemClock
 
     clock = SystemClock()
+    load_modules()
     board = board_mod.create(clock)
     if selftest_requested(board):
         import selftest

@@ -3,7 +3,8 @@
 #   task        period   what
 #   tick        10 ms    buttons -> engine, flow timeouts, cues, saves (Device.tick)
 #   keypad      10 ms    one matrix scan (Device.scan_keys)
-#   display     50 ms    redraw the panels that changed (Device.refresh)
+#   display     50 ms    redraw the panels that changed (Device.refresh); after a press
+#                        or key was handled, collect garbage (display_step)
 #   battery     2 s      one ADC sample (Device.sample_battery)
 #   watchdog    500 ms   feed the WDT if every task above beat recently
 #   link        -        host link (link.server.serve), when a link stream is given
@@ -21,6 +22,26 @@ _FEED_MS = const(500)
 # A task that has not completed a round for this long counts as hung.
 _LIMITS_MS = const((2000, 2000, 4000, 6000))
 TASK_TICK, TASK_KEYPAD, TASK_DISPLAY, TASK_BATTERY = 0, 1, 2, 3
+
+
+def display_step(dev):
+    """The display task's round: redraw, then, if a press or a key was handled since
+    the last round, collect garbage.  Collections thus come right after the frame that
+    shows a turn change, when the player now on turn has yet to move, and garbage never
+    piles up until an allocation forces a collection at a random moment, in the middle
+    of a press: a pin interrupt's handler only runs after a collection (it is scheduled,
+    ports/esp32/machine_pin.c), so that press would be timestamped late.  A collection
+    takes long on a big heap in PSRAM (docs/runtime.md, Garbage collection)."""
+    import gc
+
+    seen = [dev.events]
+
+    def step(now):
+        dev.refresh(now)
+        if dev.events != seen[0]:
+            seen[0] = dev.events
+            gc.collect()
+    return step
 
 
 async def _periodic(clock, step, period_ms, task_id, wd):
@@ -48,7 +69,7 @@ def start(dev, wdt=None, link=None, extra=(), on_hang=None):
     dev.watchdog = wd
     for step, period_ms, task_id in ((dev.tick, _TICK_MS, TASK_TICK),
                                      (dev.scan_keys, _KEYPAD_MS, TASK_KEYPAD),
-                                     (dev.refresh, _DISPLAY_MS, TASK_DISPLAY),
+                                     (display_step(dev), _DISPLAY_MS, TASK_DISPLAY),
                                      (dev.sample_battery, _BATTERY_MS, TASK_BATTERY)):
         asyncio.create_task(_periodic(dev.clock, step, period_ms, task_id, wd))
     asyncio.create_task(_feeder(dev, wd, on_hang))

@@ -116,17 +116,31 @@ class Partition:
 
     def _read(self, offset, buf):
         n = len(buf)
-        mv = memoryview(buf)
+        f = getattr(self, "_f", None)
+        if f is None:
+            path = self._path()
+            if sim_device.file_exists(path):
+                f = open(path, "r+b")
+                self._f = f
         got = 0
-        path = self._path()
-        if sim_device.file_exists(path):
-            with open(path, "rb") as f:
-                f.seek(offset)
-                got = f.readinto(mv) or 0
-        for i in range(got, n):
-            mv[i] = 0xFF
+        if f is not None:
+            f.seek(offset)
+            got = f.readinto(buf) or 0
+        if got < n:
+            mv = memoryview(buf)
+            for i in range(got, n):
+                mv[i] = 0xFF
 
     def _write_raw(self, offset, data):
+        f = getattr(self, "_f", None)
+        if f is not None:
+            end = f.seek(0, 2)
+            if end < offset:
+                f.write(b"\xff" * (offset - end))
+            f.seek(offset)
+            f.write(data)
+            f.flush()
+            return
         path = self._path()
         if not sim_device.file_exists(path):
             with open(path, "wb"):

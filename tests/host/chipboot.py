@@ -8,7 +8,6 @@
 # firmware names its files relative to it.
 
 import os
-import sys
 import vfs
 
 import esp32
@@ -17,5 +16,5 @@ vfs.mount(esp32.Partition.find(esp32.Partition.TYPE_DATA, label="vfs")[0], "/fla
 os.chdir("/flash")
 with open("boot.py") as f:
     exec(f.read(), {"__name__": "__main__"})
-del f, os, sys, vfs
+del f, os, vfs
 import runtime_driver  # noqa: E402,F401

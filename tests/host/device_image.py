@@ -139,7 +139,9 @@ def boot(images: dict, folder: Path, bits: int = 32, args: str = "memory 9000",
     booted = prepare(images, device, flash_size)
     heap_opts, env_extra = heap_args(target, bits)
     env = dict(os.environ, MICROPYPATH=".frozen", TILECLOCK_DEVICE_DIR=str(device),
-               TC_ARGS=args, **env_extra, **(extra_env or {}))
+               TC_ARGS=args)
+    env.update(env_extra)
+    env.update(extra_env or {})
     env.pop("TILECLOCK_SIM", None)
     cmd = [str(interpreter), *(heap or heap_opts), "-c", boot_code(chip, booted["rom"])]
     proc = subprocess.run(cmd, cwd=device, env=env, capture_output=True, text=True,
