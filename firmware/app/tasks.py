@@ -21,7 +21,10 @@ _BATTERY_MS = const(2000)
 _FEED_MS = const(500)
 # A task that has not completed a round for this long counts as hung.
 _LIMITS_MS = const((2000, 2000, 4000, 6000))
-TASK_TICK, TASK_KEYPAD, TASK_DISPLAY, TASK_BATTERY = 0, 1, 2, 3
+_TASK_TICK = const(0)       # the watchdog's index of each task
+_TASK_KEYPAD = const(1)
+_TASK_DISPLAY = const(2)
+_TASK_BATTERY = const(3)
 
 
 def display_step(dev):
@@ -67,10 +70,10 @@ def start(dev, wdt=None, link=None, extra=(), on_hang=None):
     """Create the tasks (inside a running loop); returns the Watchdog."""
     wd = Watchdog(wdt, dev.clock, _LIMITS_MS)
     dev.watchdog = wd
-    for step, period_ms, task_id in ((dev.tick, _TICK_MS, TASK_TICK),
-                                     (dev.scan_keys, _KEYPAD_MS, TASK_KEYPAD),
-                                     (display_step(dev), _DISPLAY_MS, TASK_DISPLAY),
-                                     (dev.sample_battery, _BATTERY_MS, TASK_BATTERY)):
+    for step, period_ms, task_id in ((dev.tick, _TICK_MS, _TASK_TICK),
+                                     (dev.scan_keys, _KEYPAD_MS, _TASK_KEYPAD),
+                                     (display_step(dev), _DISPLAY_MS, _TASK_DISPLAY),
+                                     (dev.sample_battery, _BATTERY_MS, _TASK_BATTERY)):
         asyncio.create_task(_periodic(dev.clock, step, period_ms, task_id, wd))
     asyncio.create_task(_feeder(dev, wd, on_hang))
     if link is not None:

@@ -3,6 +3,7 @@ install) into a fresh virtual environment gives a `clockctl` that carries the fi
 and builds a whole clock image from it, away from the repository."""
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -38,8 +39,12 @@ def test_pip_install_gives_a_clockctl_that_builds_an_image_with_the_firmware(tmp
     site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # from a copy of the sources, so that the build leaves nothing in the repository
+    source = tmp_path / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "__pycache__", "*.egg-info", ".hypothesis"))
     proc = subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--quiet",
-                           "--disable-pip-version-check", str(REPO)],
+                           "--disable-pip-version-check", str(source)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     clockctl = venv / "bin" / "clockctl"
