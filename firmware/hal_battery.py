@@ -4,7 +4,9 @@
 # are slow; the ADC is noisy).  level() classifies it: "ok", "low" (warn),
 # "empty" (save the game and stop), "usb" (no cell in circuit: running from USB).
 
-SAMPLES = 8
+from micropython import const
+
+_SAMPLES = const(8)
 
 
 class Battery:
@@ -14,7 +16,7 @@ class Battery:
         self.low_mv = low_mv
         self.empty_mv = empty_mv
         self.absent_mv = absent_mv
-        self._samples = [0] * SAMPLES
+        self._samples = [0] * _SAMPLES
         self._count = 0
         self._next = 0
         self.mv = -1
@@ -23,8 +25,8 @@ class Battery:
         """Take one reading; return the averaged cell voltage in mV."""
         pin_mv = self._adc.read_uv() // 1000
         self._samples[self._next] = int(pin_mv * self._divider)
-        self._next = (self._next + 1) % SAMPLES
-        if self._count < SAMPLES:
+        self._next = (self._next + 1) % _SAMPLES
+        if self._count < _SAMPLES:
             self._count += 1
         total = 0
         for i in range(self._count):

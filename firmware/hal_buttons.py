@@ -15,22 +15,23 @@
 # per press when the button has been held down without a break for ms since
 # the first edge.  A bounce shorter than the debounce time is no break.
 
+from micropython import const
 from timebase import ticks_diff
 
-IDLE = 0      # armed: the next edge starts a press
-EDGE = 1      # edge recorded; waiting for the level to settle
-HELD = 2      # press reported; waiting for a settled release
+_IDLE = const(0)      # armed: the next edge starts a press
+_EDGE = const(1)      # edge recorded; waiting for the level to settle
+_HELD = const(2)      # press reported; waiting for a settled release
 
-DEBOUNCE_MS = 20
+_DEBOUNCE_MS = const(20)
 
 
 class Button:
-    def __init__(self, pin, clock, active_level=0, debounce_ms=DEBOUNCE_MS):
+    def __init__(self, pin, clock, active_level=0, debounce_ms=_DEBOUNCE_MS):
         self.pin = pin
         self._clock = clock
         self._active = active_level
         self._debounce = debounce_ms
-        self.state = IDLE
+        self.state = _IDLE
         self.edge_at = 0        # ticks of the first edge of the current press
         self.last_edge = 0      # ticks of the most recent edge
         self.down_since = 0     # ticks the reported press began (for long holds)
@@ -43,9 +44,9 @@ class Button:
     def _irq(self, pin):
         now = self._clock.ticks_ms()
         self.last_edge = now
-        if self.state == IDLE:
+        if self.state == _IDLE:
             self.edge_at = now
-            self.state = EDGE
+            self.state = _EDGE
 
     def is_down(self):
         return self.pin.value() == self._active
@@ -53,38 +54,38 @@ class Button:
     def poll(self, now):
         """Advance the debouncer; return the press time (ticks) or -1."""
         state = self.state
-        if state == IDLE:
+        if state == _IDLE:
             # Fallback for a missed interrupt: a level seen by polling.
             if self.is_down():
                 self.edge_at = now
                 self.last_edge = now
-                self.state = EDGE
+                self.state = _EDGE
             return -1
-        if state == EDGE:
+        if state == _EDGE:
             if ticks_diff(now, self.edge_at) < self._debounce:
                 return -1
             if self.is_down() or ticks_diff(self.last_edge, self.edge_at) >= self._debounce:
-                self.state = HELD
+                self.state = _HELD
                 self.down_since = self.edge_at
                 self.long_sent = False
                 return self.edge_at
             if ticks_diff(now, self.last_edge) >= self._debounce:
-                self.state = IDLE      # a blip shorter than the debounce time
+                self.state = _IDLE      # a blip shorter than the debounce time
             return -1
-        # HELD: re-arm once released and quiet for the debounce time.
+        # _HELD: re-arm once released and quiet for the debounce time.
         if not self.is_down() and ticks_diff(now, self.last_edge) >= self._debounce:
-            self.state = IDLE
+            self.state = _IDLE
         return -1
 
     def held_ms(self, now):
         """How long the current press has been held, or -1 when not held."""
-        if self.state != HELD or not self.is_down():
+        if self.state != _HELD or not self.is_down():
             return -1
         return ticks_diff(now, self.down_since)
 
     def long_press(self, now, ms):
         """True once per press, at the first poll with the button held for >= ms."""
-        if self.long_sent or self.state != HELD or not self.is_down():
+        if self.long_sent or self.state != _HELD or not self.is_down():
             return False
         if ticks_diff(now, self.down_since) < ms:
             return False
@@ -95,7 +96,7 @@ class Button:
 class Buttons:
     """A fixed set of named buttons polled together."""
 
-    def __init__(self, pins, clock, active_level=0, debounce_ms=DEBOUNCE_MS, trigger=None):
+    def __init__(self, pins, clock, active_level=0, debounce_ms=_DEBOUNCE_MS, trigger=None):
         # pins: sequence of (name, pin) pairs
         self.names = tuple(name for name, _ in pins)
         self.buttons = tuple(Button(pin, clock, active_level, debounce_ms) for _, pin in pins)
@@ -120,7 +121,7 @@ class Buttons:
         """
         earliest = now
         for button in self.buttons:
-            if button.state == EDGE and ticks_diff(button.edge_at, earliest) < 0:
+            if button.state == _EDGE and ticks_diff(button.edge_at, earliest) < 0:
                 earliest = button.edge_at
         return earliest
 
@@ -135,7 +136,7 @@ class Buttons:
     def held(self, index):
         """True from the reported press of button `index` until its settled release
         (a bounce while it is held is not a release)."""
-        return self.buttons[index].state == HELD
+        return self.buttons[index].state == _HELD
 
     def index(self, name):
         return self.names.index(name)

@@ -4,20 +4,25 @@
 # the main loop) steps through its tones.  Which cues sound is configuration:
 # each cue can be switched on or off and `mute` silences all of them.
 
+from micropython import const
 from timebase import ticks_add, ticks_diff
 
-# cue -> ((pitch in per mille of the base frequency, on ms, off ms), ...).  The
-# base is the transducer's resonance (hwconfig.BUZZER_FREQ), where a piezo is
-# loudest per mA; the lower tones of a cue stay within a fifth of it.
-CUES = {
-    "challenge_end": ((1000, 120, 0),),
-    "overtime": ((1000, 150, 100), (1000, 150, 0)),
-    "overtime_minute": ((815, 100, 0),),
-    "forfeit": ((1000, 400, 150), (815, 400, 150), (667, 700, 0)),
-    "test": ((1000, 200, 100), (741, 200, 0)),
-}
-CUE_NAMES = ("challenge_end", "overtime", "overtime_minute", "forfeit")
-DUTY_ON = 32768
+# The cues, in the order of _NAMES: their tones, three bytes each (pitch in 1/200 of
+# the base frequency, on / 10 ms, off / 10 ms), a zero byte after a cue's last tone.
+# The base is the transducer's resonance (hwconfig.BUZZER_FREQ), where a piezo is
+# loudest per mA; the lower tones of a cue stay within a fifth of it.  Bytes rather
+# than a table of tuples: they stay in flash on the chip (docs/runtime.md, Memory).
+_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "test"))
+_TONES = const(
+    b"\xc8\x0c\x00\x00"                            # challenge_end: base, 120 ms
+    b"\xc8\x0f\x0a\xc8\x0f\x00\x00"                # overtime: 2 x base, 150 ms
+    b"\xa3\x0a\x00\x00"                            # overtime_minute: 0.815 x base, 100 ms
+    b"\xc8\x28\x0f\xa3\x28\x0f\x86\x46\x00\x00"    # forfeit: 1, 0.815, 0.67 x base
+    b"\xc8\x14\x0a\x94\x14\x00\x00"                # test: 1, 0.741 x base, 200 ms
+)
+_BASE_STEPS = const(200)
+_CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit"))
+_DUTY_ON = const(32768)
 
 
 class Buzzer:
@@ -25,19 +30,19 @@ class Buzzer:
         self._pwm = pwm
         self._base = base_hz
         self.enabled = {}
-        for name in CUE_NAMES:
+        for name in _CUE_NAMES:
             self.enabled[name] = False
         self.enabled["test"] = True
         self.mute = False
-        self._cue = None
-        self._step = 0
+        self._cue = None          # the playing cue's first tone in _TONES, or None
+        self._step = 0            # the tone playing: its offset in _TONES
         self._sounding = False
         self._until = 0
         self.last_cue = None      # the most recent cue actually played
         self._pwm.duty_u16(0)
 
     def configure(self, enabled, mute):
-        for name in CUE_NAMES:
+        for name in _CUE_NAMES:
             self.enabled[name] = bool(enabled.get(name, False))
         self.mute = bool(mute)
 
@@ -45,18 +50,23 @@ class Buzzer:
         """Start a cue; returns True if it sounds (enabled and not muted)."""
         if self.mute or not self.enabled.get(cue, False):
             return False
-        self._cue = CUES[cue]
+        at = 0
+        for _ in range(_NAMES.index(cue)):       # skip to the cue's first tone
+            while _TONES[at]:
+                at += 3
+            at += 1
+        self._cue = at
         self.last_cue = cue
-        self._step = 0
+        self._step = at
         self._start_tone(now)
         return True
 
     def _start_tone(self, now):
-        pitch, on_ms, _ = self._cue[self._step]
-        self._pwm.freq(self._base * pitch // 1000)
-        self._pwm.duty_u16(DUTY_ON)
+        at = self._step
+        self._pwm.freq(self._base * _TONES[at] // _BASE_STEPS)
+        self._pwm.duty_u16(_DUTY_ON)
         self._sounding = True
-        self._until = ticks_add(now, on_ms)
+        self._until = ticks_add(now, _TONES[at + 1] * 10)
 
     def busy(self):
         return self._cue is not None
@@ -68,12 +78,12 @@ class Buzzer:
         if self._sounding:
             self._pwm.duty_u16(0)
             self._sounding = False
-            off_ms = cue[self._step][2]
+            off_ms = _TONES[self._step + 2] * 10
             self._until = ticks_add(now, off_ms)
             if off_ms > 0:
                 return
-        self._step += 1
-        if self._step >= len(cue):
+        self._step += 3
+        if not _TONES[self._step]:          # the cue's last tone is over
             self._cue = None
             return
         self._start_tone(now)

@@ -8,10 +8,12 @@
 # of them; it must be seen released in two scans before it can be pressed
 # again.  Scan state lives in preallocated buffers: a scan allocates nothing.
 
-SCAN_MS = 10
-_SEEN = 1        # seen down in one scan
-_DOWN = 2        # reported
-_UP_ONCE = 3     # reported, then seen up in one scan
+from micropython import const
+
+_SCAN_MS = const(10)
+_SEEN = const(1)        # seen down in one scan
+_DOWN = const(2)        # reported
+_UP_ONCE = const(3)     # reported, then seen up in one scan
 
 
 class Keypad:

@@ -7,13 +7,14 @@
 # the skipped items are listed at the end.  SelfTest.step(now) is a plain
 # method (tests drive it with a ManualClock); run() loops it in real time.
 
+from micropython import const
 from i18n import tr
 from timebase import ticks_diff
 
 
-SHOW_MS = 1200
-LED_MS = 500
-SKIP_HOLD_MS = 2000
+_SHOW_MS = const(1200)
+_LED_MS = const(500)
+_SKIP_HOLD_MS = const(2000)
 BUTTONS = ("left", "right", "pause", "challenge")
 
 
@@ -74,15 +75,15 @@ class SelfTest:
         if self._wait_release:
             if not pause.is_down():
                 self._wait_release = False
-        elif kind in ("button", "key") and pause.held_ms(now) >= SKIP_HOLD_MS \
+        elif kind in ("button", "key") and pause.held_ms(now) >= _SKIP_HOLD_MS \
                 and not (kind == "button" and BUTTONS[item] == "pause"):
             self._wait_release = True
             return self._next(False)
         if kind == "panel":
-            if elapsed >= SHOW_MS:
+            if elapsed >= _SHOW_MS:
                 return self._next(True)
         elif kind == "led":
-            if elapsed >= LED_MS:
+            if elapsed >= _LED_MS:
                 self.leds[item].value(0)
                 return self._next(True)
         elif kind == "buzzer":

@@ -264,44 +264,138 @@ def cmd_logs(args) -> int:
     return _run(args, work, [(k, k) for k in kinds])
 
 
-# -- flash and image ----------------------------------------------------------------------
+# -- flash, image, push-firmware -------------------------------------------------------
 
 def _config_arg(path):
     return json.loads(Path(path).read_text()) if path else None
 
 
-def cmd_image(args) -> int:
-    from host_tools import flashing, image
+def _size_arg(text: str) -> int:
+    """"8MB", "4M", "0x800000" -> bytes."""
+    t = text.strip().upper().rstrip("B")
+    try:
+        if t.endswith("M"):
+            return int(t[:-1]) << 20
+        if t.endswith("K"):
+            return int(t[:-1]) << 10
+        return int(t, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a size: %r (e.g. 8MB)" % text) from None
 
-    fw = Path(args.firmware).read_bytes()
-    layout = flashing.read_layout(fw, args.chip)
-    lexicon = Path(args.lexicon).read_bytes() if args.lexicon else None
-    fs = image.build_image(layout.vfs.size, lexicon=lexicon, config=_config_arg(args.config))
-    Path(args.out).write_bytes(fs)
-    print(f"{args.out}: LittleFS image of {len(fs)} bytes for the vfs partition at 0x{layout.vfs.offset:x}")
+
+def _read_inputs(args):
+    from host_tools import flashing
+
+    try:
+        firmware = Path(args.firmware).read_bytes()
+        lexicon = Path(args.lexicon).read_bytes() if args.lexicon else None
+        config = _config_arg(args.config)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"clockctl: {e}")
+    if lexicon is not None:
+        from host_tools.image import check_lexicon
+        from wordlist_packer.image import ImageError
+
+        try:
+            check_lexicon(lexicon)
+        except ImageError as e:
+            raise SystemExit(f"clockctl: {args.lexicon}: not a valid word list image: {e}")
+    return flashing, firmware, lexicon, config
+
+
+def cmd_image(args) -> int:
+    flashing, firmware, lexicon, config = _read_inputs(args)
+    try:
+        plan = flashing.plan(args.target, firmware, args.flash_size, lexicon, config)
+    except (flashing.FlashError, ValueError) as e:
+        raise SystemExit(f"clockctl: {args.firmware}: {e}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    fw = plan.firmware
+    print(f"{args.firmware}: MicroPython v{fw.version_text} for {fw.chip}, "
+          f"{plan.variant['variant']}, ESP-IDF {fw.idf_version}; target {plan.target}, "
+          f"{plan.flash_size >> 20} MB flash")
+    command = ["esptool", "--chip", fw.chip, "write-flash"]
+    for w in plan.writes:
+        path = Path(args.firmware) if w.label == "firmware" else out / f"{w.label}.bin"
+        if w.label != "firmware":
+            path.write_bytes(w.data)
+        command += [hex(w.offset), str(path)]
+        print(f"  0x{w.offset:06x}  {len(w.data):>9} bytes  {w.label:<9} {path}")
+    print("write them with:  " + " ".join(command))
     if args.merged:
-        flashing.merge(args.merged, args.firmware, fs, args.chip)
-        print(f"{args.merged}: whole flash image (write it at 0x0)")
+        flashing.merge(args.merged, plan)
+        print(f"{args.merged}: the whole flash from 0x{fw.base:x} (esptool merge-bin)")
     return 0
 
 
 def cmd_flash(args) -> int:
-    from host_tools import flashing, image
+    flashing, firmware, lexicon, config = _read_inputs(args)
+    try:   # the image is checked once, before any device is touched
+        first = flashing.plan(args.target, firmware, args.flash_size, lexicon, config)
+    except (flashing.FlashError, ValueError) as e:
+        raise SystemExit(f"clockctl: {args.firmware}: {e}")
+    plans = {first.flash_size: first}
 
-    fw = Path(args.firmware).read_bytes()
-    flashing.check_version(fw)
-    layout = flashing.read_layout(fw, args.chip)
-    lexicon = Path(args.lexicon).read_bytes() if args.lexicon else None
-    # One filesystem image for the whole fleet, built before any device is touched.
-    fs = image.build_image(layout.vfs.size, lexicon=lexicon, config=_config_arg(args.config))
+    def plan_for(flash_size):
+        # one set of images per flash size in the fleet (the filesystem fills the flash)
+        if args.flash_size:
+            return first
+        if flash_size not in plans:
+            plans[flash_size] = flashing.plan(args.target, firmware, flash_size, lexicon, config)
+        return plans[flash_size]
 
     def work(port, progress):
-        r = flashing.provision(port, args.firmware, chip=args.chip, baud=args.flash_baud,
-                               progress=progress, fs_image=fs)
-        return fleet.Result(port, True, "", {"flash": f"{r['flash'] >> 20} MB",
-                                             "vfs": f"0x{r['vfs_offset']:x}+0x{r['vfs_size']:x}"})
+        try:
+            r = flashing.provision(port, plan_for, baud=args.flash_baud, progress=progress)
+        except flashing.FlashError as e:
+            return fleet.Result(port, False, str(e))
+        return fleet.Result(port, True, r["variant"], {
+            "flash": f"{r['flash'] >> 20} MB",
+            "psram": f"{r['psram'] >> 20} MB" if r["psram"] else "-",
+            "fs": f"0x{r['vfs_offset']:x}+0x{r['vfs_size']:x}"})
 
-    return _run(args, work, [("flash", "flash"), ("vfs", "filesystem")])
+    return _run(args, work, [("flash", "flash"), ("psram", "PSRAM"), ("fs", "filesystem")])
+
+
+def cmd_push_firmware(args) -> int:
+    from host_tools import fwpush, image
+    from host_tools.link import LinkError
+
+    from host_tools.targets import TARGETS
+
+    if TARGETS[args.target]["code"] != "littlefs":
+        raise SystemExit(f"clockctl: the {args.target} target runs its firmware from a ROMFS "
+                         "partition, which the link cannot write safely: use clockctl flash")
+    source = Path(args.firmware_dir) if args.firmware_dir else image.FIRMWARE
+    try:
+        files = image.firmware_tree(args.target, source)
+        version = fwpush.firmware_version(source)
+    except (image.ImageBuildError, OSError, ValueError) as e:
+        raise SystemExit(f"clockctl: {e}")
+
+    def work(port, progress):
+        try:
+            with _link(args, port) as link:
+                before = link.info().get("firmware")
+                fwpush.push_firmware(link, files, version, force=args.force,
+                                     restart=not args.no_restart, progress=progress)
+            if args.no_restart:
+                return fleet.Result(port, True, "the new firmware starts at the next restart",
+                                    {"from": before, "to": version})
+            progress("restart", 0, 0)
+            fwpush.wait_for_version(lambda: _link(args, port), version, args.reconnect)
+        except LinkError as e:
+            if e.code == "E_GAME":
+                return fleet.Result(port, False, "a game is in progress (--force to update "
+                                    "anyway; the clock restarts and recovers the game)")
+            return fleet.Result(port, False, str(e) + "; the old firmware stays in use"
+                                if e.code != "E_VERIFY" else str(e))
+        except OSError as e:
+            return fleet.Result(port, False, f"{e}; the old firmware stays in use")
+        return fleet.Result(port, True, "", {"from": before, "to": version})
+
+    return _run(args, work, [("from", "was"), ("to", "now")])
 
 
 # -- sim --------------------------------------------------------------------------------
@@ -354,23 +448,47 @@ def build_parser() -> argparse.ArgumentParser:
     devices_opts(sp)
     sp.set_defaults(func=cmd_logs)
 
-    sp = sub.add_parser("flash", help="provision new clocks: MicroPython + filesystem image")
-    sp.add_argument("--firmware", required=True, help="MicroPython ESP32_GENERIC .bin (v1.24+)")
+    def target_opts(sp):
+        from host_tools.targets import DEFAULT_TARGET, TARGETS
+
+        sp.add_argument("--target", choices=sorted(TARGETS), default=DEFAULT_TARGET,
+                        help="the board (docs/targets.md; default %(default)s)")
+
+    sp = sub.add_parser("flash", help="provision new clocks: MicroPython + firmware + filesystem")
+    sp.add_argument("--firmware", required=True,
+                    help="MicroPython .bin: ESP32_GENERIC_S3 (v1.26+) for the s3 target, "
+                         "a ROMFS build for wroom")
     sp.add_argument("--lexicon", help="word list image to put on the device")
     sp.add_argument("--config", help="config.json to put on the device")
-    sp.add_argument("--chip", default="esp32")
+    target_opts(sp)
+    sp.add_argument("--flash-size", type=_size_arg,
+                    help="flash of the chips (default: what each chip reports)")
     sp.add_argument("--flash-baud", type=int, default=460800)
     devices_opts(sp)
     sp.set_defaults(func=cmd_flash)
 
-    sp = sub.add_parser("image", help="build the filesystem image (and a merged flash image)")
-    sp.add_argument("--firmware", required=True, help="MicroPython ESP32_GENERIC .bin")
+    sp = sub.add_parser("image", help="build what `flash` writes, as files (and a merged image)")
+    sp.add_argument("--firmware", required=True, help="MicroPython .bin (as for flash)")
     sp.add_argument("--lexicon")
     sp.add_argument("--config")
-    sp.add_argument("--chip", default="esp32")
-    sp.add_argument("--out", required=True, help="filesystem image file")
+    target_opts(sp)
+    sp.add_argument("--flash-size", type=_size_arg,
+                    help="flash of the chip (default: the target's smallest module)")
+    sp.add_argument("--out", required=True, help="folder for one LABEL.bin per partition")
     sp.add_argument("--merged", help="also write the whole flash (esptool merge-bin) here")
     sp.set_defaults(func=cmd_image)
+
+    sp = sub.add_parser("push-firmware", help="update the firmware of running clocks")
+    target_opts(sp)
+    sp.add_argument("--firmware-dir", help="firmware folder (default: the one clockctl carries)")
+    sp.add_argument("--force", action="store_true",
+                    help="even while a game is in progress (the clock restarts and recovers it)")
+    sp.add_argument("--no-restart", action="store_true",
+                    help="switch at the next restart instead of now")
+    sp.add_argument("--reconnect", type=float, default=30.0, metavar="SECONDS",
+                    help="how long to wait for the clock to come back after its restart")
+    devices_opts(sp)
+    sp.set_defaults(func=cmd_push_firmware)
 
     sp = sub.add_parser("sim", help="start the simulator (arguments go to it)", add_help=False)
     sp.set_defaults(func=None)

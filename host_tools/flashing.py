@@ -1,10 +1,17 @@
-"""Provisioning a clock: MicroPython's official ESP32 firmware plus our LittleFS image,
+"""Provisioning a clock: a MicroPython firmware .bin plus what the target puts beside it,
 written with esptool at the offsets the firmware's own partition table gives.
 
-The user supplies the firmware .bin from https://micropython.org/download/ESP32_GENERIC/
-(v1.24 or later: .mpy format 6).  That file starts with the bootloader and is written at
-0x1000 on the ESP32; its partition table (at flash offset 0x8000) names the `vfs`
-partition, whose offset and size our filesystem image takes exactly.
+`plan(target, firmware, flash_size, ...)` decides every byte: the firmware .bin at the
+chip's bootloader offset, for the lean target the firmware's ROMFS image in the `romfs`
+partition, and the LittleFS filesystem (host_tools/image.py) in the filesystem
+partition, which from MicroPython v1.26 is the flash after the last partition
+(partitions.filesystem).  `clockctl image` writes a plan's images to files, `clockctl
+flash` writes the same bytes to each chip: one function builds both.
+
+Before anything is written, the firmware is read (host_tools/appimage.py: chip, app
+descriptor, MicroPython version and board) and the chip on each port is asked (esptool
+flash-id: chip, in-package PSRAM, flash size); a combination the target does not
+support is refused with a message that names what is supported (docs/targets.md).
 """
 
 from __future__ import annotations
@@ -13,13 +20,15 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from host_tools import partitions
+from host_tools import appimage, image, partitions, romfs
+from host_tools import targets as targets_mod
 
-MIN_MICROPYTHON = (1, 24)
+MIN_MICROPYTHON = targets_mod.MIN_MICROPYTHON
+MIB = 1024 * 1024
 
 
 class FlashError(RuntimeError):
@@ -27,64 +36,162 @@ class FlashError(RuntimeError):
 
 
 @dataclass
-class Layout:
-    chip: str
-    firmware_offset: int
-    table: list[partitions.Partition]
+class Write:
+    offset: int
+    label: str          # "firmware", or the partition's label
+    data: bytes
+
+
+@dataclass
+class Plan:
+    target: str
+    firmware: appimage.Firmware
+    variant: dict       # the target's entry for this image (variant name, PSRAM mode)
+    flash_size: int
     vfs: partitions.Partition
-    firmware_flash_size: int | None
+    writes: list[Write] = field(default_factory=list)
+
+    def image(self, label: str) -> bytes:
+        for w in self.writes:
+            if w.label == label:
+                return w.data
+        raise KeyError(label)
 
 
-def read_layout(firmware: bytes, chip: str = "esp32") -> Layout:
-    """Where things go, read from the firmware image itself."""
-    if not firmware or firmware[0] != 0xE9:
-        raise FlashError("not an ESP32 firmware image (no 0xE9 bootloader header): pass the "
-                         "MicroPython .bin from micropython.org/download/ESP32_GENERIC")
-    base = partitions.FIRMWARE_OFFSET.get(chip)
-    if base is None:
-        raise FlashError(f"unsupported chip {chip!r}")
+def read_firmware(data: bytes) -> appimage.Firmware:
     try:
-        table = partitions.from_firmware(firmware, base)
-        vfs = partitions.find_vfs(table)
+        return appimage.read(data)
+    except appimage.FirmwareError as e:
+        raise FlashError(str(e)) from None
+
+
+def chip_name(chip: str) -> str:
+    """"esp32s3" -> "ESP32-S3" (as Espressif writes it)."""
+    return "ESP32" + ("-" + chip[5:].upper() if len(chip) > 5 else "")
+
+
+def _refuse(problem: str) -> FlashError:
+    return FlashError("%s.  Supported: %s" % (problem, targets_mod.supported_text()))
+
+
+def check_firmware(fw: appimage.Firmware, target: str) -> dict:
+    """The target's entry for this image, or FlashError naming what is supported."""
+    entry = targets_mod.target(target)
+    if fw.version is None or fw.version < MIN_MICROPYTHON:
+        raise _refuse("MicroPython %s is too old for --target %s: v%s or later is needed"
+                      % (fw.version_text, target, targets_mod.version_text()))
+    if fw.chip != entry["chip"]:
+        raise _refuse("this image is for the %s, --target %s is an %s" % (
+            chip_name(fw.chip), target, chip_name(entry["chip"])))
+    variant = entry["images"].get(fw.board)
+    if variant is None:
+        raise _refuse("image for the board %r, which --target %s does not support"
+                      % (fw.board, target))
+    if entry["code"] == "romfs":
+        rom = fw.partition(entry["romfs_label"])
+        if rom is None:
+            raise _refuse("this %s image has no %r partition: it is a stock image, built "
+                          "without ROMFS, and the firmware would not fit its heap (build the "
+                          "ROMFS image as docs/targets.md shows)" % (fw.board, entry["romfs_label"]))
+    return variant
+
+
+def check_device(device: dict, target: str, variant: dict) -> None:
+    """Refuse a chip that the target or this image cannot drive."""
+    entry = targets_mod.target(target)
+    chip = device.get("chip")
+    if chip and chip != entry["chip"]:
+        raise _refuse("the chip on this port is an %s, --target %s needs an %s"
+                      % (chip_name(chip), target, chip_name(entry["chip"])))
+    if entry["psram"]:
+        psram = device.get("psram") or 0
+        module = entry["modules"].get(psram)
+        if module is None:
+            have = "no PSRAM" if not psram else "%d MB of PSRAM" % (psram // MIB)
+            raise _refuse("the module has %s; --target %s needs %s" % (
+                have, target, " or ".join("%s (%d MB %s PSRAM)" % (m[0], size // MIB, m[1])
+                                          for size, m in sorted(entry["modules"].items()))))
+        if module[1] != variant["psram"]:
+            want = [i["variant"] for i in entry["images"].values() if i["psram"] == module[1]]
+            raise _refuse("a %s module (%s PSRAM) needs the %s image, this is %s"
+                          % (module[0], module[1], " or ".join(want), variant["variant"]))
+
+
+def plan(target: str, firmware: bytes, flash_size: int | None = None,
+         lexicon: bytes | None = None, config: dict | None = None,
+         firmware_dir: Path | None = None) -> Plan:
+    """Everything a new clock of `target` gets, checked against the target."""
+    entry = targets_mod.target(target)
+    fw = read_firmware(firmware)
+    variant = check_firmware(fw, target)
+    flash_size = flash_size or entry["flash_size"]
+    try:
+        vfs = partitions.filesystem(fw.table, flash_size)
     except partitions.PartitionError as e:
-        raise FlashError(f"firmware image: {e}") from None
-    app = [p for p in table if p.type == partitions.TYPE_APP]
-    if app and base + len(firmware) > vfs.offset:
-        raise FlashError("firmware image runs into the filesystem partition")
-    return Layout(chip, base, table, vfs, partitions.firmware_flash_size(firmware))
+        raise FlashError(str(e)) from None
+    p = Plan(target, fw, variant, flash_size, vfs, [Write(fw.base, "firmware", firmware)])
+    try:
+        if entry["code"] == "romfs":
+            part = fw.partition(entry["romfs_label"])
+            rom = romfs.firmware_romfs(target, firmware_dir)
+            if len(rom) > part.size:
+                raise FlashError("the firmware's ROMFS image (%d bytes) does not fit the %s "
+                                 "partition (%d bytes)" % (len(rom), part.label, part.size))
+            p.writes.append(Write(part.offset, part.label, rom))
+        fs = image.build_image(vfs.size, target, lexicon, config, firmware_dir)
+    except image.ImageBuildError as e:
+        raise FlashError(str(e)) from None
+    p.writes.append(Write(vfs.offset, vfs.label, fs))
+    return p
 
 
-_VERSION = re.compile(rb"v(\d+)\.(\d+)(?:\.(\d+))?(?:-[\w.]+)? on \d{4}-\d\d-\d\d")
-
-
-def micropython_version(firmware: bytes) -> tuple[int, int] | None:
-    """The MicroPython version named in the firmware's banner string, if found."""
-    m = _VERSION.search(firmware)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def check_version(firmware: bytes):
-    v = micropython_version(firmware)
-    if v is not None and v < MIN_MICROPYTHON:
-        raise FlashError("MicroPython %d.%d is too old: v%d.%d or later is needed (.mpy format 6)"
-                         % (v + MIN_MICROPYTHON))
-
+# -- talking to the chip ------------------------------------------------------------------
 
 def esptool_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "esptool", *args]
 
 
-def write_args(port: str, layout: Layout, firmware_path: str, fs_path: str,
-               baud: int = 460800) -> list[str]:
-    """esptool arguments that write both images (esptool verifies them after writing)."""
-    return ["--chip", layout.chip, "--port", port, "--baud", str(baud), "write-flash",
-            "--flash-size", "keep", hex(layout.firmware_offset), firmware_path,
-            hex(layout.vfs.offset), fs_path]
+_CHIP = re.compile(r"(?:Connected to|Chip type:|Chip is)\s+(ESP32(?:-[A-Z0-9]+)?)", re.I)
+_PSRAM = re.compile(r"Embedded PSRAM (\d+)MB")
 
 
-def merge_args(out: str, layout: Layout, firmware_path: str, fs_path: str) -> list[str]:
-    return ["--chip", layout.chip, "merge-bin", "-o", out, hex(layout.firmware_offset),
-            firmware_path, hex(layout.vfs.offset), fs_path]
+def parse_probe(output: str) -> dict:
+    """chip, in-package PSRAM and flash size from `esptool flash-id` output."""
+    m = _CHIP.search(output)
+    chip = m.group(1).lower().replace("-", "") if m else None
+    m = _PSRAM.search(output)
+    psram = int(m.group(1)) * MIB if m else 0
+    try:
+        flash = partitions.parse_flash_size(output)
+    except partitions.PartitionError as e:
+        raise FlashError(str(e)) from None
+    return {"chip": chip, "psram": psram, "flash": flash}
+
+
+def probe(port: str, timeout: float = 60) -> dict:
+    """Ask the chip on `port` what it is (esptool flash-id)."""
+    proc = subprocess.run(esptool_cmd("--port", port, "flash-id"), capture_output=True,
+                          text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise FlashError("esptool flash-id failed: " + (proc.stderr or proc.stdout).strip()[-300:])
+    return parse_probe(proc.stdout)
+
+
+def write_args(port: str, p: Plan, paths: list[str], baud: int = 460800) -> list[str]:
+    """esptool arguments that write a plan (esptool verifies what it wrote)."""
+    args = ["--chip", p.firmware.chip, "--port", port, "--baud", str(baud), "write-flash",
+            "--flash-size", "keep"]
+    for w, path in zip(p.writes, paths):
+        args += [hex(w.offset), path]
+    return args
+
+
+def merge_args(out: str, p: Plan, paths: list[str]) -> list[str]:
+    args = ["--chip", p.firmware.chip, "merge-bin", "-o", out, "--target-offset",
+            hex(p.firmware.base)]
+    for w, path in zip(p.writes, paths):
+        args += [hex(w.offset), path]
+    return args
 
 
 _PROGRESS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
@@ -109,47 +216,32 @@ def run_esptool(args: list[str], progress: Callable[[str, int, int], None] | Non
     return text
 
 
-def build_fs(layout: Layout, lexicon: bytes | None, config: dict | None) -> bytes:
-    from host_tools import image
-
-    return image.build_image(layout.vfs.size, lexicon=lexicon, config=config)
-
-
-def merge(out: str | Path, firmware_path: str | Path, fs_image: bytes, chip: str = "esp32") -> Layout:
-    """One flashable file of the whole flash (esptool merge-bin)."""
-    fw = Path(firmware_path).read_bytes()
-    layout = read_layout(fw, chip)
-    if len(fs_image) != layout.vfs.size:
-        raise FlashError("filesystem image does not match the vfs partition size")
+def _with_files(p: Plan, work: Callable[[list[str]], object]):
     with tempfile.TemporaryDirectory() as tmp:
-        fs_path = Path(tmp) / "fs.bin"
-        fs_path.write_bytes(fs_image)
-        run_esptool(merge_args(str(out), layout, str(firmware_path), str(fs_path)))
-    return layout
+        paths = []
+        for i, w in enumerate(p.writes):
+            path = Path(tmp) / ("%d-%s.bin" % (i, w.label))
+            path.write_bytes(w.data)
+            paths.append(str(path))
+        return work(paths)
 
 
-def provision(port: str, firmware_path: str | Path, lexicon: bytes | None = None,
-              config: dict | None = None, chip: str = "esp32", baud: int = 460800,
-              progress: Callable[[str, int, int], None] | None = None,
-              fs_image: bytes | None = None) -> dict:
-    """Flash one device: detect its flash, check the layout fits, write and verify."""
-    fw = Path(firmware_path).read_bytes()
-    check_version(fw)
-    layout = read_layout(fw, chip)
+def merge(out: str | Path, p: Plan) -> None:
+    """One file of the whole flash from the bootloader offset on (esptool merge-bin)."""
+    _with_files(p, lambda paths: run_esptool(merge_args(str(out), p, paths)))
+
+
+def provision(port: str, plans: Callable[[int], Plan], baud: int = 460800,
+              progress: Callable[[str, int, int], None] | None = None) -> dict:
+    """Flash one device: ask the chip, check it against the target, write and verify.
+    `plans(flash_size)` gives the plan for a chip with that much flash."""
     if progress:
         progress("detect", 0, 0)
-    flash = partitions.detect_flash_size(port, chip)
-    try:
-        partitions.check_fits(layout.table, flash)
-    except partitions.PartitionError as e:
-        raise FlashError(str(e)) from None
+    device = probe(port)
+    p = plans(device["flash"])
+    check_device(device, p.target, p.variant)
     if progress:
-        progress("image", 0, 0)
-    data = fs_image if fs_image is not None else build_fs(layout, lexicon, config)
-    if len(data) != layout.vfs.size:
-        raise FlashError("filesystem image does not match the vfs partition size")
-    with tempfile.TemporaryDirectory() as tmp:
-        fs_path = Path(tmp) / "fs.bin"
-        fs_path.write_bytes(data)
-        run_esptool(write_args(port, layout, str(firmware_path), str(fs_path), baud), progress)
-    return {"flash": flash, "vfs_offset": layout.vfs.offset, "vfs_size": layout.vfs.size}
+        progress("write", 0, 0)
+    _with_files(p, lambda paths: run_esptool(write_args(port, p, paths, baud), progress))
+    return {"flash": device["flash"], "psram": device["psram"], "vfs_offset": p.vfs.offset,
+            "vfs_size": p.vfs.size, "variant": p.variant["variant"]}

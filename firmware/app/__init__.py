@@ -4,8 +4,40 @@
 #   run()                   the device: hardware, restore, asyncio tasks, forever
 #   build(clock, board)     a started Device (restored from NVS when a game was saved)
 
+from micropython import const
+
 LEXICON = "lexicon.dawg"
-CACHE_BYTES = 4096
+# The word list's block cache: 4 KB where the heap can grow large (PSRAM), 2 KB on a
+# board with internal RAM only (the lean target), where a lookup then reads 6.8 flash
+# blocks instead of 5.6 (bench/bench_lexicon.py --cache): nothing a player notices.
+_CACHE_LARGE = const(4096)
+_CACHE_SMALL = const(2048)
+_LARGE_HEAP = const(512 * 1024)
+
+
+# The modules a running clock keeps, imported first, before the board's buffers and the
+# game's objects are made: their code objects and the qstr pools they grow then lie
+# together at the start of the heap, instead of needing room between those later (a
+# pool of 1280 qstrs takes 9 KB in one piece; docs/runtime.md, Memory).
+RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.config",
+            "ssd1306", "render.player", "render.terminal", "clock.snapshot", "store.state",
+            "store.gamelog", "hal_buttons", "hal_keypad", "hal_display", "hal_buzzer",
+            "hal_battery", "app.board", "terminal.log", "i18n")
+
+
+def load_modules():
+    for name in RESIDENT:
+        __import__(name)
+
+
+def cache_bytes():
+    import gc
+
+    # gc.mem_free() counts what the heap may still grow by (MICROPY_GC_SPLIT_HEAP_AUTO);
+    # CPython (the host's tests) has no such limit
+    if not hasattr(gc, "mem_free"):
+        return _CACHE_LARGE
+    return _CACHE_LARGE if gc.mem_free() + gc.mem_alloc() >= _LARGE_HEAP else _CACHE_SMALL
 
 
 def open_lexicon():
@@ -13,7 +45,7 @@ def open_lexicon():
     from lexicon import LexiconError, open_file
 
     try:
-        return open_file(LEXICON, cache_bytes=CACHE_BYTES), None
+        return open_file(LEXICON, cache_bytes=cache_bytes()), None
     except LexiconError as e:
         return None, e.kind
 
@@ -74,6 +106,7 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
     from timebase import SystemClock
 
     clock = SystemClock()
+    load_modules()
     board = board_mod.create(clock)
     # (the pause switch that woke the device from deep sleep is no self-test request)
     if reset_cause() != "sleep" and selftest_requested(board):

@@ -1,25 +1,28 @@
-# English UI texts of `app`: key -> text. Generated once from the shared table;
-# edit here.  Only the configured language (and English, for a key a
-# translation lacks) is loaded: see i18n.py.  Every language has the same
-# keys (tests/firmware/test_i18n.py).
+# English UI texts of `app`, one a line: its key, a space, the text ("\n" in a
+# text breaks the line on the display).  One string rather than a table: on the
+# chip it stays in flash, and neither the short texts nor the keys no loaded code
+# names take a qstr (docs/runtime.md, Memory); i18n.py makes the table of the
+# language in use from it.  Only the configured language (and English, for a key
+# a translation lacks) is loaded.  Every language has the same keys
+# (tests/firmware/test_i18n.py).
 # Short enough for a 16-character line.
 
-TEXTS = {
-    "recovered": "RECOVERED",
-    "recovered_note": "After power loss",
-    "recovered_wdt": "After a restart",
-    "resume_hint": "Pause: resume",
-    "not_recovered": "Game not saved",
-    "battery_low": "BATTERY LOW",
-    "battery_empty": "BATTERY EMPTY",
-    "config_bad": "Config: defaults",
-    "selftest": "SELF-TEST",
-    "press": "Press:",
-    "key": "Key:",
-    "done": "DONE",
-    "missing": "missing",
-    "skip": "Hold pause: skip",
-    "recovered_sleep": "After sleep",
-    "game_saved": "Game saved",
-    "charge_hint": "Charge, then\npress pause",
-}
+TEXTS = """\
+recovered RECOVERED
+recovered_note After power loss
+recovered_wdt After a restart
+resume_hint Pause: resume
+not_recovered Game not saved
+battery_low BATTERY LOW
+battery_empty BATTERY EMPTY
+config_bad Config: defaults
+selftest SELF-TEST
+press Press:
+key Key:
+done DONE
+missing missing
+skip Hold pause: skip
+recovered_sleep After sleep
+game_saved Game saved
+charge_hint Charge, then\\npress pause
+"""

@@ -1,25 +1,28 @@
-# Norwegian (Bokmål) UI texts of `app`: key -> text. Generated once from the shared table;
-# edit here.  Only the configured language (and English, for a key a
-# translation lacks) is loaded: see i18n.py.  Every language has the same
-# keys (tests/firmware/test_i18n.py).
+# Norwegian (Bokmål) UI texts of `app`, one a line: its key, a space, the text ("\n" in a
+# text breaks the line on the display).  One string rather than a table: on the
+# chip it stays in flash, and neither the short texts nor the keys no loaded code
+# names take a qstr (docs/runtime.md, Memory); i18n.py makes the table of the
+# language in use from it.  Only the configured language (and English, for a key
+# a translation lacks) is loaded.  Every language has the same keys
+# (tests/firmware/test_i18n.py).
 # Short enough for a 16-character line.
 
-TEXTS = {
-    "recovered": "GJENOPPRETTET",
-    "recovered_note": "Etter strømbrudd",
-    "recovered_wdt": "Etter omstart",
-    "resume_hint": "Pause: fortsett",
-    "not_recovered": "Parti tapt",
-    "battery_low": "LAVT BATTERI",
-    "battery_empty": "TOMT BATTERI",
-    "config_bad": "Feil i oppsett",
-    "selftest": "SELVTEST",
-    "press": "Trykk:",
-    "key": "Tast:",
-    "done": "FERDIG",
-    "missing": "mangler",
-    "skip": "Hold pause: hopp",
-    "recovered_sleep": "Etter dvale",
-    "game_saved": "Parti lagret",
-    "charge_hint": "Lad opp, trykk\nså pause",
-}
+TEXTS = """\
+recovered GJENOPPRETTET
+recovered_note Etter strømbrudd
+recovered_wdt Etter omstart
+resume_hint Pause: fortsett
+not_recovered Parti tapt
+battery_low LAVT BATTERI
+battery_empty TOMT BATTERI
+config_bad Feil i oppsett
+selftest SELVTEST
+press Trykk:
+key Tast:
+done FERDIG
+missing mangler
+skip Hold pause: hopp
+recovered_sleep Etter dvale
+game_saved Parti lagret
+charge_hint Lad opp, trykk\\nså pause
+"""

@@ -2,7 +2,9 @@
 # how.  One object per side, created once and rewritten in place by the
 # engine, so that reading it on every refresh allocates nothing.
 
-TEXT_LEN = 6  # sign + "mm:ss"
+from micropython import const
+
+_TEXT_LEN = const(6)  # sign + "mm:ss"
 
 
 class SideDisplay:

@@ -7,6 +7,7 @@
 # computes the running stretch on the fly without committing, so refreshing
 # never changes what a player is charged.
 
+from micropython import const
 from timebase import ticks_add, ticks_diff
 from clock.presets import validate_preset, CHALLENGE_KINDS
 from clock.display import SideDisplay, write_time
@@ -23,14 +24,14 @@ CUE_OVERTIME_MINUTE = 4
 CUE_FORFEIT = 8
 CUE_GAME_OVER = 16
 
-REASON_NONE = 0
+_REASON_NONE = const(0)
 REASON_OVERTIME = 1
 REASON_LATE = 2
-REASON_NAMES = ("", "overtime", "late")
+_REASON_NAMES = const(("", "overtime", "late"))
 
-NOTE_5_2D = 1  # 5.2d: overtime after the last move is not penalised
+_NOTE_5_2D = const(1)  # 5.2d: overtime after the last move is not penalised
 
-_MINUTE = 60000
+_MINUTE = const(60000)
 
 
 def _check_side(side):
@@ -118,8 +119,8 @@ class Engine:
         self._win_left = 0  # while paused
         self.hold_side = -1
         self.forfeit_side = -1
-        self.forfeit_reason = REASON_NONE
-        self._limit_reason = REASON_NONE
+        self.forfeit_reason = _REASON_NONE
+        self._limit_reason = _REASON_NONE
         self._game_started = False
         self._game_ref = now
         self._game_base = 0
@@ -244,7 +245,7 @@ class Engine:
         # the earliest forfeit due by t, if any
         first = -1
         first_at = 0
-        reason = REASON_NONE
+        reason = _REASON_NONE
         if self._run:
             for side in (0, 1):
                 if self._run & (1 << side):
@@ -277,7 +278,7 @@ class Engine:
         self._last = at
         self.forfeit_side = side
         self.forfeit_reason = reason
-        self.log.add(gl.FORFEIT, self._gms(at), side, REASON_NAMES[reason])
+        self.log.add(gl.FORFEIT, self._gms(at), side, _REASON_NAMES[reason])
         self._cues |= CUE_FORFEIT
         self._end(at)
 
@@ -294,7 +295,7 @@ class Engine:
         self.log.add(gl.END, self._gms(at), left, penalty, self._note_names())
 
     def _note_names(self):
-        return ["5.2d"] if self._notes & NOTE_5_2D else []
+        return ["5.2d"] if self._notes & _NOTE_5_2D else []
 
     def _overtime_penalty(self, side):
         over = -self._left(side) - self._excused[side]
@@ -550,7 +551,7 @@ class Engine:
                     excused = now - (before if before > 0 else 0)
                     if now > 0 and excused > 0:
                         self._excused[side] = excused
-                        self._notes |= NOTE_5_2D
+                        self._notes |= _NOTE_5_2D
         self._end(t)
         return self._done(t)
 
@@ -683,7 +684,7 @@ class Engine:
             "phase": self.phase,
             "over": self.phase == PHASE_OVER,
             "forfeit_side": self.forfeit_side,
-            "forfeit_reason": REASON_NAMES[self.forfeit_reason],
+            "forfeit_reason": _REASON_NAMES[self.forfeit_reason],
             "sides": sides,
             "notes": self._note_names(),
         }

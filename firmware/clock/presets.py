@@ -2,14 +2,16 @@
 # validated as a whole and either applied completely or not at all.
 # Values and sources: docs/clock-engine.md.
 
-MINUTE = 60000
-_MAX_MS = 99 * MINUTE + 59000  # the display shows at most 99:59
+from micropython import const
+
+_MINUTE = const(60000)
+_MAX_MS = 99 * _MINUTE + 59000  # the display shows at most 99:59
 
 PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "custom")
 DEFAULT_PRESET = "tso30"
 
-PER_CHOICES = ("started", "full")
-CAP_CHOICES = ("forfeit", "none")
+PER_CHOICES = const(("started", "full"))
+CAP_CHOICES = const(("forfeit", "none"))
 CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
 
 # Every field of a preset and what it accepts.
@@ -17,7 +19,7 @@ INT_FIELDS = {
     "initial_ms": (1000, _MAX_MS),
     "overtime_penalty_points": (0, 1000),
     "overtime_cap_ms": (0, _MAX_MS),
-    "challenge_window_ms": (0, 10 * MINUTE),
+    "challenge_window_ms": (0, 10 * _MINUTE),
     "challenge_penalty_points": (0, 1000),
     "late_forfeit_ms": (0, _MAX_MS),
 }
@@ -30,39 +32,53 @@ FIELDS = ("name", "initial_ms", "overtime_penalty_points", "overtime_penalty_per
           "overtime_cap_ms", "overtime_cap_consequence", "challenge_window_ms",
           "challenge_penalty_kind", "challenge_penalty_points", "late_forfeit_ms")
 
-def _preset(name, initial_min, per, cap_min, window_ms, kind, kind_points, late_min):
-    return {
-        "name": name,
-        "initial_ms": initial_min * MINUTE,
-        "overtime_penalty_points": 10,
-        "overtime_penalty_per": per,
-        "overtime_cap_ms": cap_min * MINUTE,
-        "overtime_cap_consequence": "forfeit",
-        "challenge_window_ms": window_ms,
-        "challenge_penalty_kind": kind,
-        "challenge_penalty_points": kind_points,
-        "late_forfeit_ms": late_min * MINUTE,
-    }
-
-
-PRESETS = {
+# The built-in presets, one row of 7 bytes each in the order of PRESET_NAMES: initial
+# minutes, overtime penalty per (index into PER_CHOICES), overtime cap minutes,
+# challenge window seconds, challenge penalty kind (index into CHALLENGE_KINDS), its
+# points, late forfeit minutes.  Every preset has 10 points per overtime unit and a cap
+# that forfeits.  Bytes rather than a table of dicts: on the chip they stay in flash;
+# get_preset() builds the one dict the clock uses (docs/runtime.md, Memory).
+_ROWS = const(
     # TSO 1.1b, 2.4b ii, 3.1.2-3.1.4, 5.2b-c
-    "tso30": _preset("tso30", 30, "started", 5, 20000, "per_word", 10, 15),
-    "tso25": _preset("tso25", 25, "started", 5, 20000, "per_word", 10, 15),
+    b"\x1e\x00\x05\x14\x00\x0a\x0f"      # tso30
+    b"\x19\x00\x05\x14\x00\x0a\x0f"      # tso25
     # Norway: the play can be challenged until the opponent draws; 10 per play
-    "nsf": _preset("nsf", 30, "started", 5, 0, "per_play", 10, 0),
+    b"\x1e\x00\x05\x00\x01\x0a\x00"      # nsf
     # NASPA: hold until drawn; "10 per minute or part"; the cap is secondary
-    "naspa_nwl": _preset("naspa_nwl", 25, "started", 10, 0, "lose_turn", 0, 0),
-    "naspa_csw": _preset("naspa_csw", 25, "started", 10, 0, "per_word", 5, 0),
+    b"\x19\x00\x0a\x00\x02\x00\x00"      # naspa_nwl
+    b"\x19\x00\x0a\x00\x00\x05\x00"      # naspa_csw
     # WESPA/ABSP: the digest says "10 per minute"; cap secondary
-    "wespa": _preset("wespa", 25, "full", 10, 0, "per_word", 5, 0),
-    "custom": _preset("custom", 30, "started", 5, 20000, "per_word", 10, 15),
-}
+    b"\x19\x01\x0a\x00\x00\x05\x00"      # wespa
+    b"\x1e\x00\x05\x14\x00\x0a\x0f"      # custom
+)
+
+
+def __getattr__(name):
+    # PRESETS, every built-in preset by name, is built when asked for (tests, tools):
+    # the clock itself only ever needs one, from get_preset().
+    if name == "PRESETS":
+        return {n: get_preset(n) for n in PRESET_NAMES}
+    raise AttributeError(name)
 
 
 def get_preset(name):
     """A fresh copy of a built-in preset (KeyError for an unknown name)."""
-    return dict(PRESETS[name])
+    if name not in PRESET_NAMES:
+        raise KeyError(name)
+    row = _ROWS
+    i = 7 * PRESET_NAMES.index(name)
+    return {
+        "name": name,
+        "initial_ms": row[i] * _MINUTE,
+        "overtime_penalty_points": 10,
+        "overtime_penalty_per": PER_CHOICES[row[i + 1]],
+        "overtime_cap_ms": row[i + 2] * _MINUTE,
+        "overtime_cap_consequence": "forfeit",
+        "challenge_window_ms": row[i + 3] * 1000,
+        "challenge_penalty_kind": CHALLENGE_KINDS[row[i + 4]],
+        "challenge_penalty_points": row[i + 5],
+        "late_forfeit_ms": row[i + 6] * _MINUTE,
+    }
 
 
 def _check_field(key, value):

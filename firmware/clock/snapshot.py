@@ -6,6 +6,7 @@
 # instead of restoring a wrong game.  Reading a blob back is in clock/snapshot_load.py
 # (needed at start-up only).
 
+from micropython import const
 import struct
 from binascii import crc32
 
@@ -21,19 +22,19 @@ MAX_SIZE = 256
 # forfeit_reason, notes, ot_cued,
 # used[2], credit[2], chal_pen[2], late[2], start_used[2], excused[2], turn_start[2],
 # ot_units[2], win_left, game_ms, chal_at
-_PRESET = "IHBIBIBHI"
-_NAME_MAX = 48      # bytes: 16 characters of UTF-8
-_BODY = "<B" + _PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
-_CRC = "<I"
-SIZE = struct.calcsize(_BODY) + struct.calcsize(_CRC)
-_STATE = 13          # index of `phase` in the unpacked body
+PRESET = "IHBIBIBHI"
+NAME_MAX = 48      # bytes: 16 characters of UTF-8
+BODY = "<B" + PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
+CRC = "<I"
+SIZE = struct.calcsize(BODY) + struct.calcsize(CRC)
+STATE = 13          # index of `phase` in the unpacked body
 
-_PAUSED = 1
-_CHALLENGING = 2
-_WIN_OPEN = 4
-_WIN_TIMED = 8
-_GAME_STARTED = 16
-_TURN_OPEN = 32
+PAUSED = const(1)
+CHALLENGING = const(2)
+WIN_OPEN = const(4)
+WIN_TIMED = const(8)
+GAME_STARTED = const(16)
+TURN_OPEN = const(32)
 
 
 def encode(engine, t):
@@ -48,13 +49,13 @@ def encode(engine, t):
             win_left = 0
     else:
         win_left = 0
-    flags = ((_PAUSED if e.paused else 0) | (_CHALLENGING if e.challenging else 0)
-             | (_WIN_OPEN if e._win_open else 0) | (_WIN_TIMED if e._win_timed else 0)
-             | (_GAME_STARTED if e._game_started else 0) | (_TURN_OPEN if e._turn_open else 0))
+    flags = ((PAUSED if e.paused else 0) | (CHALLENGING if e.challenging else 0)
+             | (WIN_OPEN if e._win_open else 0) | (WIN_TIMED if e._win_timed else 0)
+             | (GAME_STARTED if e._game_started else 0) | (TURN_OPEN if e._turn_open else 0))
     p = e.preset
     name = p["name"].encode()
     body = struct.pack(
-        _BODY, VERSION, p["initial_ms"], p["overtime_penalty_points"],
+        BODY, VERSION, p["initial_ms"], p["overtime_penalty_points"],
         PER_CHOICES.index(p["overtime_penalty_per"]), p["overtime_cap_ms"],
         CAP_CHOICES.index(p["overtime_cap_consequence"]), p["challenge_window_ms"],
         CHALLENGE_KINDS.index(p["challenge_penalty_kind"]), p["challenge_penalty_points"],
@@ -66,4 +67,4 @@ def encode(engine, t):
         late[0], late[1], e._start_used[0], e._start_used[1],
         e._excused[0], e._excused[1], e._turn_start[0], e._turn_start[1],
         e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at)
-    return body + struct.pack(_CRC, crc32(body) & 0xFFFFFFFF)
+    return body + struct.pack(CRC, crc32(body) & 0xFFFFFFFF)

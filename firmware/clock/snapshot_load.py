@@ -7,8 +7,8 @@ from binascii import crc32
 from timebase import ticks_add
 from clock import gamelog as gl
 from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, validate_preset
-from clock.snapshot import (SIZE, VERSION, _BODY, _CRC, _NAME_MAX, _STATE, _PAUSED, _CHALLENGING,
-                            _WIN_OPEN, _WIN_TIMED, _GAME_STARTED, _TURN_OPEN)
+from clock.snapshot import (SIZE, VERSION, BODY, CRC, NAME_MAX, STATE, PAUSED, CHALLENGING,
+                            WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN)
 
 
 def _checked(blob):
@@ -16,9 +16,9 @@ def _checked(blob):
     if not isinstance(blob, (bytes, bytearray)) or len(blob) != SIZE:
         raise ValueError("snapshot: wrong size")
     body = bytes(blob[:-4])
-    if struct.unpack(_CRC, blob[-4:])[0] != crc32(body) & 0xFFFFFFFF:
+    if struct.unpack(CRC, blob[-4:])[0] != crc32(body) & 0xFFFFFFFF:
         raise ValueError("snapshot: checksum mismatch")
-    v = struct.unpack(_BODY, body)
+    v = struct.unpack(BODY, body)
     if v[0] != VERSION:
         raise ValueError("snapshot: unknown version %d" % v[0])
     return v
@@ -31,7 +31,7 @@ def decode_preset(blob):
     (initial, ot_points, per, cap, cap_kind, window, kind, kind_points, late, n,
      name) = v[1:12]
     if per >= len(PER_CHOICES) or cap_kind >= len(CAP_CHOICES) or kind >= len(CHALLENGE_KINDS) \
-            or not 1 <= n <= _NAME_MAX:
+            or not 1 <= n <= NAME_MAX:
         raise ValueError("snapshot: preset out of range")
     try:
         name = str(name[:n], "utf-8")
@@ -62,8 +62,8 @@ def decode_into(engine, blob, now):
     e = engine
     if decode_preset(blob) != e.preset:
         raise ValueError("snapshot: taken with a different preset")
-    log_next = v[_STATE - 1]
-    v = v[_STATE - 2:]          # from here on the layout of version 1 (index 2 = phase)
+    log_next = v[STATE - 1]
+    v = v[STATE - 2:]          # from here on the layout of version 1 (index 2 = phase)
     (e.phase, flags, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side,
      e._challenger, e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes, cued) = v[2:15]
     if e.phase > 3 or e._run > 3 or e._paused_run > 3 or e._chal_run > 3 or e.forfeit_reason > 2:
@@ -80,12 +80,12 @@ def decode_into(engine, blob, now):
     e._ot_units = [v[29], v[30]]
     win_left, game_ms, e._chal_at = v[31], v[32], v[33]
     e._ot_cued = [bool(cued & 1), bool(cued & 2)]
-    e.paused = bool(flags & _PAUSED)
-    e.challenging = bool(flags & _CHALLENGING)
-    e._win_open = bool(flags & _WIN_OPEN)
-    e._win_timed = bool(flags & _WIN_TIMED)
-    e._game_started = bool(flags & _GAME_STARTED)
-    e._turn_open = bool(flags & _TURN_OPEN)
+    e.paused = bool(flags & PAUSED)
+    e.challenging = bool(flags & CHALLENGING)
+    e._win_open = bool(flags & WIN_OPEN)
+    e._win_timed = bool(flags & WIN_TIMED)
+    e._game_started = bool(flags & GAME_STARTED)
+    e._turn_open = bool(flags & TURN_OPEN)
     e._stopped_at = [game_ms, game_ms]
     e._game_ref = now
     e._game_base = game_ms

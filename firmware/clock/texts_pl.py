@@ -1,20 +1,23 @@
-# Polish UI texts of `clock`: key -> text. Generated once from the shared table;
-# edit here.  Only the configured language (and English, for a key a
-# translation lacks) is loaded: see i18n.py.  Every language has the same
-# keys (tests/firmware/test_i18n.py).
+# Polish UI texts of `clock`, one a line: its key, a space, the text ("\n" in a
+# text breaks the line on the display).  One string rather than a table: on the
+# chip it stays in flash, and neither the short texts nor the keys no loaded code
+# names take a qstr (docs/runtime.md, Memory); i18n.py makes the table of the
+# language in use from it.  Only the configured language (and English, for a key
+# a translation lacks) is loaded.  Every language has the same keys
+# (tests/firmware/test_i18n.py).
 # Short enough for a 16-character line.
 
-TEXTS = {
-    "overtime": "DOGRYWKA",
-    "pause": "PAUZA",
-    "challenge": "SPRAWDZENIE",
-    "hold": "WSTRZYMANIE",
-    "forfeit": "WALKOWER",
-    "game_over": "KONIEC GRY",
-    "late": "SPÓŹNIENIE",
-    "window": "SPRAWDZIĆ?",
-    "reset_confirm": "RESET? POTWIERDŹ",
-    "accepted": "PRZYJĘTY",
-    "withdrawn": "COFNIĘTY",
-    "penalty": "KARA",
-}
+TEXTS = """\
+overtime DOGRYWKA
+pause PAUZA
+challenge SPRAWDZENIE
+hold WSTRZYMANIE
+forfeit WALKOWER
+game_over KONIEC GRY
+late SPÓŹNIENIE
+window SPRAWDZIĆ?
+reset_confirm RESET? POTWIERDŹ
+accepted PRZYJĘTY
+withdrawn COFNIĘTY
+penalty KARA
+"""

@@ -30,6 +30,8 @@ LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
 LEX_ABORT = 0x13
+FW_BEGIN = 0x20      # 0x20-0x23: firmware update, link/fwupdate.py
+FW_ABORT = 0x23
 REPLY = 0x80
 ERROR = 0x7F
 
@@ -150,6 +152,10 @@ class LinkHandler:
             if kind == LEX_ABORT:
                 self.abort()
                 return self._reply(kind, _json({"ok": True}))
+            if FW_BEGIN <= kind <= FW_ABORT:
+                from link import fwupdate   # loaded only for a firmware update
+
+                return fwupdate.handle(self, kind, payload)
             raise LinkError("E_TYPE", "unknown request type 0x%02x" % kind)
         except LinkError as e:
             return self.error(e.code, e.msg)

@@ -1,12 +1,13 @@
 # Checks of a word list image file against its own header
 # (docs/wordlist-format.md, sections 1, 2 and 4), one block at a time.
 
+from micropython import const
 import binascii
 
 MAGIC = b"TCLX"
 MAJOR = 1
 STRINGS_OFF = 848
-BLOCK = 4096
+_BLOCK = const(4096)
 
 
 class ImageError(Exception):
@@ -89,7 +90,7 @@ def info(path):
         return None
 
 
-def verify_steps(path, whole_crc=None, whole_size=None, block=BLOCK):
+def verify_steps(path, whole_crc=None, whole_size=None, block=_BLOCK):
     """Check a whole image file; a generator that yields (done, total) after each
     block read, so that the caller can let other tasks run, and finally yields
     the header dict.  Raises ImageError on any mismatch."""
@@ -125,7 +126,7 @@ def verify_steps(path, whole_crc=None, whole_size=None, block=BLOCK):
     yield hdr
 
 
-def prefix_crc_steps(path, length, block=BLOCK):
+def prefix_crc_steps(path, length, block=_BLOCK):
     """CRC-32 of the first `length` bytes of a file; yields None per block, then the CRC."""
     buf = bytearray(block)
     mv = memoryview(buf)

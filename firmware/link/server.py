@@ -16,6 +16,7 @@
 # no good frame arrives at the new rate within PROBATION_MS, or none for IDLE_REVERT_MS
 # later, the device goes back to the rate it booted with, where a new host finds it.
 
+from micropython import const
 import asyncio
 
 from link import frame
@@ -23,7 +24,7 @@ from link.handler import ERROR, error_payload
 from timebase import ticks_diff
 
 IDLE_MS = 10
-READ_MAX = 256
+_READ_MAX = const(256)
 BAUD = 0x05
 BAUD_REPLY = 0x85
 BOOT_BAUD = 115200
@@ -47,18 +48,18 @@ def _make_reader(stream_in):
     if hasattr(stream_in, "any"):  # machine.UART
         def read_uart():
             n = stream_in.any()
-            return stream_in.read(min(n, READ_MAX)) if n else b""
+            return stream_in.read(min(n, _READ_MAX)) if n else b""
         return read_uart
     import select
     poller = select.poll()
     poller.register(stream_in, select.POLLIN)
-    buf = bytearray(READ_MAX)
+    buf = bytearray(_READ_MAX)
 
     def read_polled():
         # One byte at a time: a blocking stream (the ESP32's stdin) only
         # promises the first byte when poll() says it is readable.
         n = 0
-        while n < READ_MAX and poller.poll(0):
+        while n < _READ_MAX and poller.poll(0):
             b = stream_in.read(1)
             if not b:
                 break

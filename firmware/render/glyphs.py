@@ -5,57 +5,41 @@
 # ä and Ä differ too.  tests/firmware/test_render_glyphs.py checks that every
 # letter of the texts and of the packer's tile tables gets its own glyph.
 
-# letter -> (base letter, mark)
-ACCENTS = {
-    "Ą": ("A", "ogonek"), "Ę": ("E", "ogonek"),
-    "Ć": ("C", "acute"), "Ń": ("N", "acute"), "Ó": ("O", "acute"), "Ś": ("S", "acute"),
-    "Ź": ("Z", "acute"), "É": ("E", "acute"),
-    "Ż": ("Z", "dot"), "Ł": ("L", "stroke"),
-    "Ä": ("A", "umlaut"), "Ö": ("O", "umlaut"), "Ü": ("U", "umlaut"),
-    "Å": ("A", "ring"), "Ø": ("O", "slash"), "Æ": ("A", "ae"),
-    "Ñ": ("N", "tilde"),
-    # lower case (MicroPython's str.upper/lower know ASCII only)
-    "ą": ("a", "ogonek"), "ę": ("e", "ogonek"),
-    "ć": ("c", "acute"), "ń": ("n", "acute"), "ó": ("o", "acute"), "ś": ("s", "acute"),
-    "ź": ("z", "acute"), "é": ("e", "acute"),
-    "ż": ("z", "dot"), "ł": ("l", "stroke"),
-    "ä": ("a", "umlaut"), "ö": ("o", "umlaut"), "ü": ("u", "umlaut"),
-    "å": ("a", "ring"), "ø": ("o", "slash"), "æ": ("a", "ae"),
-    "ñ": ("n", "tilde"),
-}
+from micropython import const
 
-
-_ABOVE = ("acute", "dot", "umlaut", "ring", "tilde")
-
-
-def _entry(ch):
-    """(base letter, mark) for an accented letter, else None."""
-    return ACCENTS.get(ch)
+# The accented letters, and at the same index in the two strings below each one's
+# base letter and mark.  Strings rather than a table: on the chip they stay in flash
+# and cost the heap one small object each (docs/runtime.md, Memory).
+ACCENTS = "ĄĘĆŃÓŚŹÉŻŁÄÖÜÅØÆÑąęćńóśźéżłäöüåøæñ"
+_BASES = const("AECNOSZEZLAOUAOANaecnoszezlaouaoan")
+# marks: g ogonek, a acute, d dot, s stroke, u umlaut, r ring, o slash, e ae, t tilde
+_MARKS = const("ggaaaaaadsuuuroetggaaaaaadsuuuroet")
+_ABOVE = const("adurt")       # marks above the letter: the letter moves one row down
 
 
 def _mark(fb, mark, x, y, color):
-    if mark == "acute":
+    if mark == "a":             # acute
         fb.pixel(x + 4, y, color)
         fb.pixel(x + 5, y, color)
-    elif mark == "dot":
+    elif mark == "d":           # dot
         fb.fill_rect(x + 3, y, 2, 1, color)
-    elif mark == "umlaut":
+    elif mark == "u":           # umlaut
         fb.pixel(x + 2, y, color)
         fb.pixel(x + 5, y, color)
-    elif mark == "tilde":
+    elif mark == "t":           # tilde
         fb.hline(x + 1, y, 6, color)
-    elif mark == "ring":
+    elif mark == "r":           # ring
         fb.pixel(x + 3, y, color)
         fb.pixel(x + 4, y, color)
-    elif mark == "ogonek":
+    elif mark == "g":           # ogonek
         fb.pixel(x + 5, y + 7, color)
         fb.pixel(x + 6, y + 7, color)
-    elif mark == "stroke":
+    elif mark == "s":           # stroke
         fb.pixel(x + 2, y + 3, color)
         fb.pixel(x + 3, y + 2, color)
-    elif mark == "slash":
+    elif mark == "o":           # slash
         fb.line(x + 1, y + 6, x + 6, y + 1, color)
-    elif mark == "ae":
+    elif mark == "e":           # ae
         fb.vline(x + 6, y + 1, 6, color)
         fb.hline(x + 6, y + 1, 2, color)
         fb.hline(x + 6, y + 3, 2, color)
@@ -83,16 +67,13 @@ def text(fb, s, x, y, color=1, scale=1):
 
 
 def _char(fb, ch, x, y, color):
-    entry = _entry(ch)
-    if entry is None:
+    i = ACCENTS.find(ch)
+    if i < 0:
         fb.text(ch if ord(ch) <= 126 else "?", x, y, color)
         return
-    mark = entry[1]
-    if mark in _ABOVE:
-        # the letter one row down leaves the top row free for the mark
-        fb.text(entry[0], x, y + 1, color)
-    else:
-        fb.text(entry[0], x, y, color)
+    mark = _MARKS[i]
+    # a mark above: the letter one row down leaves the top row free for it
+    fb.text(_BASES[i], x, y + 1 if mark in _ABOVE else y, color)
     _mark(fb, mark, x, y, color)
 
 

@@ -4,9 +4,10 @@
 # the multi-tap timeout commits the pending tile.  Nothing is kept outside the
 # buffers, so wipe() really forgets a challenge's words.
 
+from micropython import const
 from timebase import ticks_diff
 
-MAX_WORDS = 8
+_MAX_WORDS = const(8)
 MAX_TILES = 16
 
 
@@ -14,8 +15,8 @@ class WordEntry:
     def __init__(self, keymap, timeout_ms=1000):
         self.keymap = keymap
         self.timeout_ms = timeout_ms
-        self.words = [bytearray(MAX_TILES) for _ in range(MAX_WORDS)]
-        self.lengths = bytearray(MAX_WORDS)
+        self.words = [bytearray(MAX_TILES) for _ in range(_MAX_WORDS)]
+        self.lengths = bytearray(_MAX_WORDS)
         self.count = 0          # words declared for this challenge
         self.current = 0        # index of the word being typed
         self.pending_key = ""   # digit whose tile is not committed yet ("" = none)
@@ -30,7 +31,7 @@ class WordEntry:
         for buf in self.words:
             for i in range(MAX_TILES):
                 buf[i] = 0
-        for i in range(MAX_WORDS):
+        for i in range(_MAX_WORDS):
             self.lengths[i] = 0
         self.count = 0
         self.current = 0

@@ -1,88 +1,91 @@
-# German UI texts of `terminal`: key -> text. Generated once from the shared table;
-# edit here.  Only the configured language (and English, for a key a
-# translation lacks) is loaded: see i18n.py.  Every language has the same
-# keys (tests/firmware/test_i18n.py).
+# German UI texts of `terminal`, one a line: its key, a space, the text ("\n" in a
+# text breaks the line on the display).  One string rather than a table: on the
+# chip it stays in flash, and neither the short texts nor the keys no loaded code
+# names take a qstr (docs/runtime.md, Memory); i18n.py makes the table of the
+# language in use from it.  Only the configured language (and English, for a key
+# a translation lacks) is loaded.  Every language has the same keys
+# (tests/firmware/test_i18n.py).
 # At most 16 characters per line ("\n" separates lines); %d / %s are filled in.
 
-TEXTS = {
-    "ready": "Bereit",
-    "list": "Liste %s",
-    "no_list": "Wortliste fehlt",
-    "bad_list": "Wortliste\nbeschädigt",
-    "call_referee": "Schiedsrichter\nrufen",
-    "key_challenge": "A Anfechtung",
-    "key_referee": "D Schiedsrichter",
-    "not_now": "Jetzt nicht",
-    "challenge": "ANFECHTUNG",
-    "how_many": "Wörter? 1-8",
-    "word_n": "Wort %d/%d",
-    "entry_keys": "*<  B>  #weiter",
-    "opponent": "Gegner prüft:",
-    "confirm_keys": "C=ja *=ändern",
-    "confirmed": "Bestätigt.",
-    "check_key": "# = prüfen",
-    "acceptable": "ZULÄSSIG",
-    "not_acceptable": "UNZULÄSSIG",
-    "withdrawn": "Zug zurück, 0 P.",
-    "penalty": "%d Strafpunkte",
-    "lost_turn": "Zug verloren",
-    "no_penalty": "Keine Strafe",
-    "clock_runs": "Uhr: %s",
-    "side_0": "links",
-    "side_1": "rechts",
-    "game_over": "Spielende",
-    "referee_decides": "Schiedsrichter\nentscheidet",
-    "any_key": "Taste: weiter",
-    "cancel_ask": "Anfechtung\nabbrechen?",
-    "yes_no": "#=ja  D=nein",
-    "pin": "PIN:",
-    "pin_wrong": "PIN falsch",
-    "locked": "Gesperrt %d s",
-    "menu_title": "Schiedsrichter",
-    "menu_check": "1 Wörter prüfen",
-    "menu_settings": "2 Einstellungen",
-    "menu_time": "3 Zeit ändern",
-    "menu_reset": "4 Uhr zurücks.",
-    "menu_exit": "D Ende",
-    "valid": "gültig",
-    "invalid": "ungültig",
-    "too_long": "zu lang: Liste",
-    "set_lang": "1 Sprache %s",
-    "set_verdict": "2 Urteil %d s",
-    "set_pin": "3 PIN ändern",
-    "set_preset": "4 %s",
-    "new_pin": "Neue PIN:",
-    "saved": "Gespeichert",
-    "rejected": "Abgelehnt",
-    "adj_side": "Seite 1=L 2=R",
-    "adj_secs": "Sekunden:",
-    "adj_keys": "*=+/-  #=OK",
-    "reset_ask": "Uhr auf Anfang?",
-    "done": "Erledigt",
-    "ref_accept": "1 zulässig",
-    "ref_reject": "2 unzulässig",
-    "last_move": "Letzter Zug",
-    "key_hold": "B Vorbehalt",
-    "hold_on": "Vorbehalt gilt",
-    "key_accept": "C Akzeptieren",
-    "hold_noted": "Vorbehalt",
-    "accepted_note": "Zug akzeptiert",
-    "finish_ask": "Spielende?\n(letzter Zug)",
-    "accept_ask": "Zug akzeptieren\n= Spielende?",
-    "ok_back": "#=OK  D=zurück",
-    "result_title": "ENDE",
-    "result_head": "  Zeit    Strafe",
-    "short_0": "L",
-    "short_1": "R",
-    "forfeit_by": "Verloren: %s",
-    "note_5_2d": "5.2d ohne Strafe",
-    "yes_back": "#=ja  *=nein",
-    "menu_challenge": "5 Anfechtung",
-    "menu_resume": "5 Weiter %s",
-    "chal_reenter": "1 Wörter neu",
-    "chal_cancel": "2 Abbrechen",
-    "ref_reenter": "3 Wörter neu",
-    "ref_cancel": "4 Anf. abbrechen",
-    "menu_back": "D Zurück",
-    "next_game": "Ab nächst. Spiel",
-}
+TEXTS = """\
+ready Bereit
+list Liste %s
+no_list Wortliste fehlt
+bad_list Wortliste\\nbeschädigt
+call_referee Schiedsrichter\\nrufen
+key_challenge A Anfechtung
+key_referee D Schiedsrichter
+not_now Jetzt nicht
+challenge ANFECHTUNG
+how_many Wörter? 1-8
+word_n Wort %d/%d
+entry_keys *<  B>  #weiter
+opponent Gegner prüft:
+confirm_keys C=ja *=ändern
+confirmed Bestätigt.
+check_key # = prüfen
+acceptable ZULÄSSIG
+not_acceptable UNZULÄSSIG
+withdrawn Zug zurück, 0 P.
+penalty %d Strafpunkte
+lost_turn Zug verloren
+no_penalty Keine Strafe
+clock_runs Uhr: %s
+side_0 links
+side_1 rechts
+game_over Spielende
+referee_decides Schiedsrichter\\nentscheidet
+any_key Taste: weiter
+cancel_ask Anfechtung\\nabbrechen?
+yes_no #=ja  D=nein
+pin PIN:
+pin_wrong PIN falsch
+locked Gesperrt %d s
+menu_title Schiedsrichter
+menu_check 1 Wörter prüfen
+menu_settings 2 Einstellungen
+menu_time 3 Zeit ändern
+menu_reset 4 Uhr zurücks.
+menu_exit D Ende
+valid gültig
+invalid ungültig
+too_long zu lang: Liste
+set_lang 1 Sprache %s
+set_verdict 2 Urteil %d s
+set_pin 3 PIN ändern
+set_preset 4 %s
+new_pin Neue PIN:
+saved Gespeichert
+rejected Abgelehnt
+adj_side Seite 1=L 2=R
+adj_secs Sekunden:
+adj_keys *=+/-  #=OK
+reset_ask Uhr auf Anfang?
+done Erledigt
+ref_accept 1 zulässig
+ref_reject 2 unzulässig
+last_move Letzter Zug
+key_hold B Vorbehalt
+hold_on Vorbehalt gilt
+key_accept C Akzeptieren
+hold_noted Vorbehalt
+accepted_note Zug akzeptiert
+finish_ask Spielende?\\n(letzter Zug)
+accept_ask Zug akzeptieren\\n= Spielende?
+ok_back #=OK  D=zurück
+result_title ENDE
+result_head   Zeit    Strafe
+short_0 L
+short_1 R
+forfeit_by Verloren: %s
+note_5_2d 5.2d ohne Strafe
+yes_back #=ja  *=nein
+menu_challenge 5 Anfechtung
+menu_resume 5 Weiter %s
+chal_reenter 1 Wörter neu
+chal_cancel 2 Abbrechen
+ref_reenter 3 Wörter neu
+ref_cancel 4 Anf. abbrechen
+menu_back D Zurück
+next_game Ab nächst. Spiel
+"""

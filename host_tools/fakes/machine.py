@@ -11,9 +11,13 @@
 
 import sim_device
 
-try:
+import sys
+
+# MicroPython's own module, None under CPython (where micropython.py, the stand-in
+# for const(), can be importable too).
+if sys.implementation.name == "micropython":
     import micropython as _micropython
-except ImportError:  # CPython
+else:
     _micropython = None
 
 _ENODEV = 19

@@ -63,7 +63,7 @@ def _game_part(blob):
     # The blob without the game log's position (the original's pause added a record)
     # and without the CRC.
     import struct
-    from clock.snapshot import _BODY
+    from clock.snapshot import BODY as _BODY
 
     at = struct.calcsize(_BODY[:_BODY.index("I", 12)])
     return blob[:at] + blob[at + 4:-4]

@@ -16,14 +16,26 @@ def test_unknown_language_falls_back_to_english():
 
 
 def test_missing_key_falls_back_to_english():
-    texts = i18n.table("clock", "nb")
-    saved = texts.pop("late")
+    tr("clock", "pause", "nb")                  # Norwegian in use
+    entry = i18n._texts("clock", "nb")
+    saved = entry[0]
+    entry[0] = "\n".join(line for line in saved.split("\n") if not line.startswith("late "))
+    entry[1].clear()
     try:
         assert tr("clock", "late", "nb") == "LATE"
         assert check_package("clock") == [("late", "nb")]
     finally:
-        texts["late"] = saved
+        entry[0] = saved
+        entry[1].clear()
     assert tr("clock", "late", "nb") == "FORSINKET"
+
+
+def test_a_text_is_found_by_its_whole_key_and_kept():
+    # "list" is also the end of "no_list" and the start of "list_version"-like keys
+    assert tr("terminal", "list", "en") == "List %s"
+    assert tr("terminal", "no_list", "en") == "No word list"
+    assert tr("terminal", "bad_list", "en") == "Word list\ndamaged"
+    assert tr("terminal", "list", "en") is tr("terminal", "list", "en")
 
 
 def test_a_key_in_no_table_is_an_error():

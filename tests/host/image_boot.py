@@ -1,6 +1,7 @@
 # Run by the real MicroPython: mount a LittleFS image file through a block
-# device, import the firmware from it and report.  argv: image path, then the
-# modules to import.
+# device, run its boot.py as the chip does at start-up (it puts the firmware
+# slot on the path, if the image has one), import the firmware and report.
+# argv: image path, then the modules to import.
 import sys
 import os
 import vfs
@@ -42,7 +43,9 @@ fs = vfs.VfsLfs2(FileBlockDevice(image))
 vfs.mount(fs, "/flash")
 os.chdir("/flash")
 print("FILES", " ".join(sorted(os.listdir("/flash"))))
-sys.path[:] = ["/flash", "/flash/lib", ".frozen"] + [p for p in sys.path[1:] if p.startswith("/") and "fakes" in p]
+sys.path[:] = ["", ".frozen", "/lib"] + [p for p in sys.path[1:] if p.startswith("/") and "fakes" in p]
+with open("boot.py") as f:
+    exec(f.read(), {"__name__": "__main__"})
 for name in sys.argv[2:]:
     __import__(name)
     mod = sys.modules[name]

@@ -229,8 +229,9 @@ class Rig:
     """One simulated device: a folder, a micropython process, a relay and a host port."""
 
     def __init__(self, folder: Path, args: tuple[str, ...] = (), script: Path = DEVICE_SCRIPT,
-                 files: dict[str, bytes] | None = None, path_extra=(), link: str | None = None,
-                 env: dict[str, str] | None = None, bridge_max: int | None = None):
+                 files: dict[str, bytes] | None = None, path_extra=(), mpypath: str | None = None,
+                 link: str | None = None, env: dict[str, str] | None = None,
+                 bridge_max: int | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         for name, data in (files or {}).items():
@@ -240,8 +241,9 @@ class Rig:
         self.args = args
         self.script = script
         self.path_extra = path_extra
-        self.link = link            # None: no speed limit; "uart" / "usb": the chip's wire
-        self.extra_env = env or {}
+        self.mpypath = mpypath          # MICROPYPATH instead of firmware/ + fakes + extras
+        self.link = link                # None: no speed limit; "uart" / "usb": the chip's wire
+        self.env = env or {}
         self.bridge_max = bridge_max
         self.proc: subprocess.Popen | None = None
 
@@ -249,18 +251,34 @@ class Rig:
         self.dev_master, dev_slave, _ = _raw_pty()
         self.host_master, host_slave, self.port = _raw_pty()
         self._host_slave = host_slave   # kept open so that the pty stays up between opens
-        env = dict(os.environ, MICROPYPATH=micropypath(self.path_extra),
-                   TILECLOCK_DEVICE_DIR=str(self.folder), **self.extra_env)
-        self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
-                                     stdin=dev_slave, stdout=dev_slave, stderr=subprocess.PIPE,
-                                     cwd=str(self.folder), env=env)
-        self._dev_slave = dev_slave     # kept: the relay reads its input queue
-        end = DeviceEnd(self.link or "uart", self.folder, paced=self.link is not None,
-                        bridge_max=self.bridge_max)
-        end.attach(self.proc.pid)
-        self.relay = Relay(self.dev_master, self.host_master, end, dev_slave, host_slave)
+        self._dev_slave = dev_slave     # kept: the relay reads its input queue, and a reboot
+        #                                 starts the device on the same pty
+        self.end = DeviceEnd(self.link or "uart", self.folder, paced=self.link is not None,
+                             bridge_max=self.bridge_max)
+        self._spawn()
+        self.relay = Relay(self.dev_master, self.host_master, self.end, dev_slave, host_slave)
         self.relay.start()
         return self
+
+    def _spawn(self):
+        env = dict(os.environ, MICROPYPATH=self.mpypath or micropypath(self.path_extra),
+                   TILECLOCK_DEVICE_DIR=str(self.folder), **self.env)
+        self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
+                                     stdin=self._dev_slave, stdout=self._dev_slave,
+                                     stderr=subprocess.PIPE, cwd=str(self.folder), env=env)
+        self.end.attach(self.proc.pid)
+
+    def reboot(self) -> str:
+        """Start the device process again on the same pty (after a reset or a power cut:
+        the host's port stays); returns what the old one wrote to stderr."""
+        err = ""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+        self._spawn()
+        return err
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

@@ -6,6 +6,8 @@
 #   micropython runtime_driver.py play SEED STEPS   resume if recovered, play
 #   micropython runtime_driver.py check              boot, report, exit
 #   micropython runtime_driver.py memory STEPS       a game with challenges, heap figures
+#   micropython runtime_driver.py gcpause STEPS      the same game, the display task's
+#                                                    collections timed (bench/bench_gc.py)
 #
 # Lines: "B recovered paused phase left0 left1 note" after boot,
 #        "S step left0 left1" after every 10 ms step, "E" at the end.
@@ -52,8 +54,14 @@ def boot(clock):
     # the board's pull-ups on the keypad columns (input-only pins)
     MATRIX[:] = [machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
                                       hwconfig.KEYPAD_LAYOUT)]
+    # On the chip every pin's state is a static C object, there before the firmware
+    # runs: make the fakes' state of each pin of the board now, so that it counts with
+    # the chip's share, not the firmware's.
+    for gpio in hwconfig.PINS.values():
+        machine.Pin(gpio)
     gc.collect()
     SIM_BYTES[0] = gc.mem_alloc()           # fakes, simulated panels and keypad wired
+    app.load_modules()                      # as app.run() does before making the board
     board = board_mod.create(clock)
     dev = app.build(clock, board)
     e = dev.engine
@@ -71,6 +79,10 @@ class Player:
         self.step = 0
         self._every = 0
         self._sample = None
+        self._display = None        # the display task's round (app.tasks), gcpause mode
+        self.collections = []       # (host us of the round, virtual ms) when it collected
+        self.other_drops = 0        # rounds after which the heap shrank outside the display task
+        self.presses = []           # virtual ms of each press (its interrupt)
 
     def sample_every(self, n, func):
         """Call func() every n steps (the memory mode's heap samples)."""
@@ -81,16 +93,42 @@ class Player:
         for _ in range(n):
             self.clock.advance(10)
             now = self.clock.ticks_ms()
+            before = gc.mem_alloc()
             self.dev.tick(now)
             self.dev.scan_keys(now)
             self.step += 1
             if self.step % 5 == 0:
-                self.dev.refresh(now)
+                if self._display is None:
+                    self.dev.refresh(now)
+                else:
+                    self._display_round(now, before)
             if self._sample is not None and self.step % self._every == 0:
                 self._sample()
             print("S %d %d %d" % (self.step, left(self.dev, 0), left(self.dev, 1)))
 
+    def _display_round(self, now, before):
+        import time
+
+        events = self.dev.events
+        if gc.mem_alloc() < before:
+            self.other_drops += 1       # a collection the display task did not make
+        # draw first, so that the round timed below is the collection (and a check)
+        self.dev.refresh(now)
+        t = time.ticks_us()
+        self._display(now)
+        t = time.ticks_diff(time.ticks_us(), t)
+        if self._display_seen != events:
+            self._display_seen = events
+            self.collections.append((t, now))
+
+    def time_display_task(self):
+        from app.tasks import display_step
+
+        self._display = display_step(self.dev)
+        self._display_seen = self.dev.events
+
     def press(self, index):
+        self.presses.append(self.clock.ticks_ms())
         machine.sim_press(PINS[index])
         self.advance(4)
         machine.sim_release(PINS[index])
@@ -119,21 +157,48 @@ def play(seed, steps):
     print("E")
 
 
+GC_US = [0, 0, 0]     # the longest collection, all of them, how many (host microseconds)
+
+
 def _live(raw):
     """Live heap after a collection; raw[0] keeps the highest heap use seen before
-    collecting (live objects plus garbage not yet collected)."""
+    collecting (live objects plus garbage not yet collected).  Times the collection."""
+    import time
+
     raw[0] = max(raw[0], gc.mem_alloc())
+    t = time.ticks_us()
     gc.collect()
+    t = time.ticks_diff(time.ticks_us(), t)
+    GC_US[0] = max(GC_US[0], t)
+    GC_US[1] += t
+    GC_US[2] += 1
     return gc.mem_alloc()
 
 
 def _origin():
     """Where the firmware's code was loaded from: "rom" when every firmware module came
-    from the ROMFS mounted at /rom (code in place, outside the heap), else "files"."""
+    from the ROMFS mounted at /rom (code in place, outside the heap), "fw/a" (or fw/b)
+    when from that firmware slot of the filesystem, else "files"."""
+    seen = set()
     for name in ("clock.engine", "app.device", "terminal.flow", "lexicon.reader"):
-        if not sys.modules[name].__file__.startswith("/rom/"):
-            return "files"
-    return "rom"
+        f = sys.modules[name].__file__
+        if f.startswith("/rom/"):
+            seen.add("rom")
+        elif f.startswith("fw/"):
+            seen.add(f[:4])
+        else:
+            seen.add("files")
+    return seen.pop() if len(seen) == 1 else "mixed"
+
+
+def _heap():
+    """The heap's size now, all areas (the test interpreters' romimage.heap()), else
+    what gc reports."""
+    try:
+        import romimage
+    except ImportError:
+        return gc.mem_alloc() + gc.mem_free(), 1
+    return romimage.heap()
 
 
 # Challenged plays, typable with the Polish tiles; the list decides (ŻÓŁWZ, DOMŹ are
@@ -212,14 +277,15 @@ def run_tasks(dev, clock, ms, sample):
     assert dev.events > events, "the tasks handled no press"
 
 
-def memory(steps):
+def memory(steps, timed_display=False):
     """A game on the full firmware: presses, pauses, challenges typed on the keypad and
     judged by the device's word list, then the asyncio tasks for a while.  Prints the
     live heap (after gc.collect) of the fakes with the simulated panels wired, after
     start-up, and its peak sampled every 50 steps and after each challenge:
     "M peak_bytes heap_total challenges words acceptable fakes_bytes boot_bytes
     raw_peak_bytes origin"; raw_peak_bytes: the highest gc.mem_alloc() seen before
-    collecting (garbage included)."""
+    collecting (garbage included).  Then "H heap_bytes areas" (the heap as it has grown)
+    and "G longest_us total_us collections" (the collections it made, timed)."""
     raw = [0]
     clock = ManualClock()
     dev = boot(clock)
@@ -230,10 +296,14 @@ def memory(steps):
     peak = [booted]
 
     def sample():
-        peak[0] = max(peak[0], _live(raw))
+        if not timed_display:           # gcpause: only the firmware's own collections
+            peak[0] = max(peak[0], _live(raw))
 
     p = Challenger(dev, clock)
-    p.sample_every(50, sample)
+    if timed_display:
+        p.time_display_task()           # the firmware's own collections, no samples
+    else:
+        p.sample_every(50, sample)
     challenges = words = acceptable = 0
     p.press(1)
     random.seed(7)
@@ -255,6 +325,13 @@ def memory(steps):
     raw[0] = max(raw[0], gc.mem_alloc())
     print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,
                                             words, acceptable, fakes, booted, raw[0], _origin()))
+    print("H %d %d" % _heap())
+    print("G %d %d %d" % tuple(GC_US))
+    if timed_display:
+        for us, at in p.collections:
+            print("C %d %d" % (us, at))
+        print("A %d" % p.other_drops)
+        print("P " + " ".join(str(t) for t in p.presses))
 
 
 def main():
@@ -265,6 +342,8 @@ def main():
     mode = args[0]
     if mode == "memory":
         memory(int(args[1]))
+    elif mode == "gcpause":
+        memory(int(args[1]), timed_display=True)
     elif mode == "check":
         boot(ManualClock())
         print("E")

@@ -175,7 +175,7 @@ def test_snapshot_restores_the_same_game_paused(preset, start, steps, later):
 
 def _game_part(blob):
     import struct
-    from clock.snapshot import _BODY
+    from clock.snapshot import BODY as _BODY
 
     at = struct.calcsize(_BODY[:_BODY.index("I", 12)])
     return blob[:at] + blob[at + 4:-4]

@@ -1,42 +1,49 @@
-"""Partition tables, the flash layout read from the firmware, and esptool's merge-bin
-producing the whole flash, read back and checked (no chip needed)."""
+"""Provisioning: the firmware .bin read and checked against the target (chip, app
+descriptor, MicroPython version and board, ROMFS partition), the chip asked what it is
+(chip, PSRAM, flash), and one plan of every byte that `clockctl image` writes to files
+and `clockctl flash` writes to the chip.  The firmware files are real ESP-IDF images,
+made by esptool's own elf2image and merge-bin (tests/host/esp_firmware.py); no chip is
+needed."""
 
 import hashlib
-import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from host_tools import flashing, image, partitions
+from host_tools import appimage, cli, flashing, image, partitions
 from host_tools.partitions import Partition, PartitionError
-from tests.host.linkrig import micropython_binary
+from tests.host import esp_firmware
 
 REPO = Path(__file__).resolve().parents[2]
-BANNER = b"MicroPython v1.24.1 on 2024-11-29; Generic ESP32 module with ESP32"
+MIB = 1 << 20
 
 
-def synthetic_firmware(table=partitions.MICROPYTHON_4MB, banner=BANNER, app_size=0x30000):
-    """What micropython.org ships for ESP32_GENERIC, in shape: bootloader at 0x1000,
-    partition table at 0x8000, application at 0x10000 (file offsets 0x1000 lower)."""
-    boot = bytes([0xE9, 0x03, 0x02, 0x20]) + bytes(range(256)) * 16
-    fw = bytearray(b"\xff" * (0x10000 - 0x1000))
-    fw[:len(boot)] = boot
-    fw[0x7000:0x7000 + partitions.TABLE_MAX] = partitions.build(table)
-    app = bytearray(os.urandom(app_size))
-    app[:4] = bytes([0xE9, 0x05, 0x02, 0x20])
-    app[0x1000:0x1000 + len(banner)] = banner
-    return bytes(fw + app)
+@pytest.fixture(scope="module")
+def fw(tmp_path_factory):
+    cache = REPO / "build" / "firmware"
+    return {kind: esp_firmware.firmware(kind, cache) for kind in esp_firmware.KINDS}
+
+
+def probe_output(chip="ESP32-S3", psram=None, flash="8MB"):
+    """What `esptool flash-id` prints (esptool v5), for a chip with this PSRAM."""
+    features = "Wi-Fi, BT 5 (LE), Dual Core + LP Core, 240MHz"
+    if psram:
+        features += ", Embedded PSRAM %dMB (AP_3v3)" % psram
+    return ("esptool v5.6.0\nConnected to %s on /dev/ttyACM0:\nChip type:          %s (QFN56) "
+            "(revision v0.2)\nFeatures:           %s\nCrystal frequency:  40MHz\n"
+            "MAC:                f4:12:fa:00:00:01\n\nFlash Memory Information:\n"
+            "=========================\nManufacturer: 20\nDevice: 4017\n"
+            "Detected flash size: %s\n" % (chip, chip, features, flash))
 
 
 def test_partition_table_round_trip_and_md5():
-    data = partitions.build(partitions.MICROPYTHON_4MB)
+    data = partitions.build(esp_firmware.TABLE_4MIB_ROMFS)
     assert len(data) == 0xC00
     assert data[:2] == b"\xaa\x50" and data[128:130] == b"\xeb\xeb"
     assert data[144:160] == hashlib.md5(data[:128]).digest()
-    assert partitions.parse(data) == partitions.MICROPYTHON_4MB
-    vfs = partitions.find_vfs(partitions.parse(data))
-    assert (vfs.offset, vfs.size) == (0x200000, 0x200000)
+    assert partitions.parse(data) == esp_firmware.TABLE_4MIB_ROMFS
     broken = bytearray(data)
     broken[20] ^= 1
     with pytest.raises(PartitionError, match="MD5"):
@@ -46,74 +53,145 @@ def test_partition_table_round_trip_and_md5():
         partitions.parse(partitions.build(overlap))
     with pytest.raises(PartitionError):
         partitions.parse(b"\x00" * 64)
-    no_fs = [Partition("factory", 0, 0, 0x10000, 0x100000)]
-    with pytest.raises(PartitionError, match="vfs"):
-        partitions.find_vfs(no_fs)
 
 
-def test_flash_size_from_esptool_output():
-    out = ("esptool v5.6.0\nConnected to ESP32 on /dev/ttyUSB0:\nChip type: ESP32-D0WD-V3\n"
-           "Flash Memory Information:\n=========================\nManufacturer: 20\n"
-           "Device: 4016\nDetected flash size: 4MB\nFlash voltage set by eFuse: 3.3V\n")
-    assert partitions.parse_flash_size(out) == 4 << 20
-    assert partitions.parse_flash_size("Detected flash size: 16MB") == 16 << 20
-    with pytest.raises(PartitionError):
-        partitions.parse_flash_size("Detected flash size: Unknown")
-    big = partitions.MICROPYTHON_4MB + [Partition("data", 1, 0x83, 0x400000, 0x100000)]
-    with pytest.raises(PartitionError, match="flash"):
-        partitions.check_fits(big, 4 << 20)
-    partitions.check_fits(big, 8 << 20)
+def test_the_filesystem_is_the_flash_after_the_last_partition_from_v1_26():
+    # ports/esp32/main.c (v1.26.0): no "vfs"/"ffat" in the table -> one from the end of
+    # the last partition to the end of the flash
+    vfs = partitions.filesystem(esp_firmware.TABLE_4MIB_PLUS, 8 * MIB)
+    assert (vfs.label, vfs.offset, vfs.size) == ("vfs", 0x200000, 6 * MIB)
+    vfs = partitions.filesystem(esp_firmware.TABLE_4MIB_ROMFS, 4 * MIB)
+    assert (vfs.offset, vfs.size) == (0x200000, 2 * MIB)
+    # an older table that names its filesystem keeps it
+    assert partitions.filesystem(partitions.MICROPYTHON_4MB, 4 * MIB).offset == 0x200000
+    with pytest.raises(PartitionError, match="no room"):
+        partitions.filesystem(esp_firmware.TABLE_4MIB_PLUS, 2 * MIB)
 
 
-def test_layout_and_version_are_read_from_the_firmware():
-    fw = synthetic_firmware()
-    layout = flashing.read_layout(fw)
-    assert layout.firmware_offset == 0x1000 and layout.vfs.offset == 0x200000
-    assert layout.firmware_flash_size == 4 << 20
-    assert flashing.micropython_version(fw) == (1, 24)
-    flashing.check_version(fw)
-    with pytest.raises(flashing.FlashError, match="1.24"):
-        flashing.check_version(synthetic_firmware(banner=b"MicroPython v1.19.1 on 2022-06-18; ESP32"))
-    with pytest.raises(flashing.FlashError, match="ESP32"):
-        flashing.read_layout(b"PK\x03\x04 a zip file")
-    # a custom table with the filesystem elsewhere is followed, not assumed
-    custom = [Partition("nvs", 1, 2, 0x9000, 0x6000), Partition("factory", 0, 0, 0x10000, 0x180000),
-              Partition("vfs", 1, 0x81, 0x190000, 0x270000)]
-    layout = flashing.read_layout(synthetic_firmware(custom))
-    assert (layout.vfs.offset, layout.vfs.size) == (0x190000, 0x270000)
-    args = flashing.write_args("/dev/ttyUSB3", layout, "fw.bin", "fs.bin")
-    assert args[args.index("write-flash") + 1:] == ["--flash-size", "keep", "0x1000", "fw.bin",
-                                                    "0x190000", "fs.bin"]
-    assert args[:4] == ["--chip", "esp32", "--port", "/dev/ttyUSB3"]
+def test_esptool_made_firmware_is_read_chip_descriptor_version_board(fw):
+    s3 = appimage.read(fw["s3"].read_bytes())
+    assert (s3.chip, s3.base, s3.version, s3.board) == ("esp32s3", 0, (1, 26, 0),
+                                                         "Generic ESP32S3 module")
+    assert s3.idf_version == "v5.4.1" and s3.app.offset == 0x10000
+    oct_ = appimage.read(fw["s3-oct"].read_bytes())
+    assert oct_.board == "Generic ESP32S3 module with Octal-SPIRAM"
+    wroom = appimage.read(fw["wroom"].read_bytes())
+    assert (wroom.chip, wroom.base) == ("esp32", 0x1000)
+    assert wroom.partition("romfs").offset == 0x1E0000
+    # esptool's own reader agrees that these are valid images
+    out = subprocess.run([sys.executable, "-m", "esptool", "--chip", "esp32s3", "image-info",
+                          str(fw["s3"])], capture_output=True, text=True).stdout
+    assert "Checksum: " in out and "(valid)" in out
 
 
-def test_merge_bin_gives_the_whole_flash_with_table_and_filesystem(tmp_path):
+def test_damaged_or_foreign_files_are_refused_with_a_reason(fw, tmp_path):
+    with pytest.raises(appimage.FirmwareError, match="0xE9"):
+        appimage.read(b"PK\x03\x04 a zip file")
+    data = bytearray(fw["s3"].read_bytes())
+    data[0x10000 + 0x400] ^= 0xFF               # a bit flip in the application
+    with pytest.raises(appimage.FirmwareError, match="checksum|SHA-256"):
+        appimage.read(bytes(data))
+    with pytest.raises(appimage.FirmwareError, match="partition table"):
+        appimage.read(fw["s3"].read_bytes()[:0x8000])
+
+
+@pytest.mark.parametrize("kind,target,message", [
+    ("wroom", "s3", "for the ESP32, --target s3 is an ESP32-S3"),
+    ("s3", "wroom", "for the ESP32-S3, --target wroom is an ESP32"),
+    ("s3-old", "s3", "MicroPython 1.25.0 is too old"),
+    ("esp32-stock", "wroom", "no 'romfs' partition"),
+    ("c3", "s3", "for the ESP32-C3"),
+])
+def test_unsupported_firmware_is_refused_naming_what_is_supported(fw, kind, target, message):
+    with pytest.raises(flashing.FlashError) as e:
+        flashing.plan(target, fw[kind].read_bytes())
+    text = str(e.value)
+    assert message in text
+    assert "--target s3: ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image" in text
+    assert "--target wroom: ESP32-WROOM-32E with ESP32_GENERIC built with ROMFS" in text
+
+
+def test_the_chip_on_the_port_must_match_the_image():
+    quad = {"variant": "ESP32_GENERIC_S3", "psram": "quad"}
+    octal = {"variant": "ESP32_GENERIC_S3-SPIRAM_OCT", "psram": "octal"}
+    n8r2 = flashing.parse_probe(probe_output(psram=2))
+    n16r8 = flashing.parse_probe(probe_output(psram=8, flash="16MB"))
+    assert n8r2 == {"chip": "esp32s3", "psram": 2 * MIB, "flash": 8 * MIB}
+    flashing.check_device(n8r2, "s3", quad)
+    flashing.check_device(n16r8, "s3", octal)
+    with pytest.raises(flashing.FlashError, match="N16R8 module .octal PSRAM. needs the "
+                                                  "ESP32_GENERIC_S3-SPIRAM_OCT image"):
+        flashing.check_device(n16r8, "s3", quad)
+    with pytest.raises(flashing.FlashError, match="N8R2 module .quad PSRAM. needs the "
+                                                  "ESP32_GENERIC_S3 image"):
+        flashing.check_device(n8r2, "s3", octal)
+    with pytest.raises(flashing.FlashError, match="no PSRAM.*N8R2 .2 MB quad PSRAM. or "
+                                                  "N16R8 .8 MB octal PSRAM."):
+        flashing.check_device(flashing.parse_probe(probe_output()), "s3", quad)
+    wroom = flashing.parse_probe(probe_output(chip="ESP32", flash="4MB"))
+    assert wroom["chip"] == "esp32"
+    with pytest.raises(flashing.FlashError, match="is an ESP32, --target s3 needs an ESP32-S3"):
+        flashing.check_device(wroom, "s3", quad)
+    flashing.check_device(wroom, "wroom", {"variant": "ESP32_GENERIC with ROMFS", "psram": None})
+
+
+def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
+    """`clockctl image` and `clockctl flash` (esptool stood in for, the chip answering
+    as an N8R2 would) put the same bytes at the same offsets."""
     from wordlist_packer.normalise import Profile
     from wordlist_packer.pipeline import build_from_lines
 
-    lex = build_from_lines(["dom", "kot", "las"], Profile.builtin("pl"), name="mini", version="2",
-                           date=1700000000)
-    fw_path = tmp_path / "ESP32_GENERIC-20241129-v1.24.1.bin"
-    fw_path.write_bytes(synthetic_firmware())
-    layout = flashing.read_layout(fw_path.read_bytes())
-    fs = image.build_image(layout.vfs.size, lexicon=lex, config={"lang": "nb"})
-    merged_path = tmp_path / "merged.bin"
-    flashing.merge(merged_path, fw_path, fs)
-    merged = merged_path.read_bytes()
-    assert len(merged) == 0x400000
-    assert merged[:0x1000] == b"\xff" * 0x1000     # nothing below the bootloader
-    assert merged[0x1000:0x1000 + len(fw_path.read_bytes())] == fw_path.read_bytes()
-    table = partitions.parse(merged[0x8000:0x8000 + 0xC00])
-    vfs = partitions.find_vfs(table)
-    assert merged[vfs.offset:vfs.end] == fs
-    files = image.list_image(merged[vfs.offset:vfs.end])
-    assert files["lexicon.dawg"] == lex and files["main.py"].startswith(b"#")
-    assert all(v[:2] == b"M\x06" for k, v in files.items() if k.endswith(".mpy"))  # .mpy format 6
-    # and MicroPython mounts the filesystem cut out of the merged flash
-    part = tmp_path / "vfs.bin"
-    part.write_bytes(merged[vfs.offset:vfs.end])
-    proc = subprocess.run([micropython_binary(), str(REPO / "tests" / "host" / "image_boot.py"),
-                           str(part), "link.handler"], capture_output=True, text=True,
-                          env=dict(os.environ, MICROPYPATH=".frozen"), cwd=str(tmp_path), timeout=60)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "IMPORTED link.handler /flash/link/handler.mpy" in proc.stdout
+    lex = tmp_path / "mini.dawg"
+    lex.write_bytes(build_from_lines(["dom", "kot", "las"], Profile.builtin("pl"),
+                                     name="mini", version="2", date=1700000000))
+    written = {}
+
+    def fake_esptool(args, progress=None, phase="flash", timeout=600):
+        assert args[args.index("write-flash") + 1:args.index("write-flash") + 3] == [
+            "--flash-size", "keep"]
+        pairs = args[args.index("write-flash") + 3:]
+        for offset, path in zip(pairs[::2], pairs[1::2]):
+            written[int(offset, 16)] = Path(path).read_bytes()
+        return ""
+
+    for target, kind, answer in (("s3", "s3", probe_output(psram=2)),
+                                 ("wroom", "wroom", probe_output(chip="ESP32", flash="4MB"))):
+        written.clear()
+        monkeypatch.setattr(flashing, "probe", lambda port: flashing.parse_probe(answer))
+        monkeypatch.setattr(flashing, "run_esptool", fake_esptool)
+        assert cli.main(["flash", "--target", target, "--firmware", str(fw[kind]),
+                         "--lexicon", str(lex), "--port", "/dev/fake0"]) == 0
+        out = tmp_path / target
+        assert cli.main(["image", "--target", target, "--firmware", str(fw[kind]),
+                         "--lexicon", str(lex), "--out", str(out)]) == 0
+        fw_info = appimage.read(fw[kind].read_bytes())
+        expect = {fw_info.base: fw[kind].read_bytes(), 0x200000: (out / "vfs.bin").read_bytes()}
+        if target == "wroom":
+            expect[0x1E0000] = (out / "romfs.bin").read_bytes()
+        assert written == expect
+        files = image.list_image(expect[0x200000])
+        assert files["lexicon.dawg"] == lex.read_bytes()
+
+
+def test_a_refused_device_is_not_written(fw, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(flashing, "probe", lambda port: flashing.parse_probe(
+        probe_output(psram=8, flash="16MB")))
+    monkeypatch.setattr(flashing, "run_esptool", lambda *a, **k: calls.append(a))
+    assert cli.main(["flash", "--target", "s3", "--firmware", str(fw["s3"]),
+                     "--port", "/dev/fake0"]) == 1
+    assert calls == []
+    assert "SPIRAM_OCT" in capsys.readouterr().out
+
+
+def test_merge_bin_gives_the_whole_flash_from_the_bootloader_on(fw, tmp_path):
+    p = flashing.plan("wroom", fw["wroom"].read_bytes())
+    merged = tmp_path / "merged.bin"
+    flashing.merge(merged, p)
+    data = merged.read_bytes()
+    base = 0x1000
+    assert data[:len(p.image("firmware"))] == p.image("firmware")
+    assert data[0x1E0000 - base:0x1E0000 - base + len(p.image("romfs"))] == p.image("romfs")
+    assert data[0x200000 - base:] == p.image("vfs")
+    table = partitions.parse(data[0x8000 - base:0x8000 - base + 0xC00])
+    assert table == esp_firmware.TABLE_4MIB_ROMFS

@@ -1,5 +1,7 @@
-"""The provisioning filesystem image: built with littlefs-python from the firmware
-compiled by mpy-cross and the published driver, mounted by the real MicroPython."""
+"""The filesystem images of each target (host_tools/image.py): built with littlefs-python
+from the firmware compiled by mpy-cross and the published driver, mounted by the real
+MicroPython, which runs boot.py from them and imports the firmware the way the target
+does."""
 
 import os
 import subprocess
@@ -7,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import image
+from host_tools import image, romfs
 from tests.host.linkrig import micropython_binary
 from wordlist_packer.normalise import Profile
 from wordlist_packer.pipeline import build_from_lines
 
 REPO = Path(__file__).resolve().parents[2]
-SIZE = 0x200000   # the vfs partition of MicroPython's ESP32_GENERIC build
+FIRMWARE = REPO / "firmware"
+SIZE = 0x200000
 
 
 @pytest.fixture(scope="module")
@@ -22,45 +25,65 @@ def lexicon():
                             name="mini", version="1", date=1700000000)
 
 
-@pytest.fixture(scope="module")
-def fs_image(lexicon, tmp_path_factory):
-    data = image.build_image(SIZE, lexicon=lexicon, config={"lang": "pl"})
-    path = tmp_path_factory.mktemp("img") / "fs.bin"
-    path.write_bytes(data)
-    return path
+def _device_sources(target):
+    """Module paths a device of `target` must get: every firmware module but main/boot,
+    the freeze manifests and the other boards' pin maps."""
+    out = set()
+    for p in FIRMWARE.rglob("*.py"):
+        rel = p.relative_to(FIRMWARE).as_posix()
+        if "__pycache__" in p.parts or rel in ("main.py", "boot.py") or p.name == "manifest.py":
+            continue
+        if "/" not in rel and rel.startswith("hwconfig_"):
+            continue
+        out.add(rel[:-3])
+    return out
 
 
-def test_image_is_exactly_the_partition_size_and_holds_the_device_files(fs_image, lexicon):
-    data = fs_image.read_bytes()
+def test_s3_image_holds_the_firmware_in_slot_a_and_the_data_beside_it(lexicon):
+    data = image.build_image(SIZE, "s3", lexicon=lexicon, config={"lang": "pl"})
     assert len(data) == SIZE
     files = image.list_image(data)
-    assert files["main.py"] == (REPO / "firmware" / "main.py").read_bytes()
-    assert files["lexicon.dawg"] == lexicon
-    assert files["config.json"] == b'{"lang": "pl"}'
-    assert files["link/handler.mpy"][:1] == b"M" and files["lib/ssd1306.mpy"][:1] == b"M"
-    assert "link/handler.py" not in files
-    sources = {p.relative_to(REPO / "firmware").as_posix()[:-3]
-               for p in (REPO / "firmware").rglob("*.py") if "__pycache__" not in p.parts}
-    compiled = {k[:-4] for k in files if k.endswith(".mpy") and not k.startswith("lib/")}
-    assert compiled | {"main"} == sources
+    assert files["main.py"] == (FIRMWARE / "main.py").read_bytes()
+    assert files["boot.py"] == (FIRMWARE / "boot.py").read_bytes()
+    assert files["fw/slot"] == b"a"
+    assert files["lexicon.dawg"] == lexicon and files["config.json"] == b'{"lang": "pl"}'
+    slot = {k[len("fw/a/"):-4] for k in files if k.startswith("fw/a/") and k.endswith(".mpy")}
+    assert slot == _device_sources("s3") | {"lib/ssd1306"}
+    assert all(v[:1] == b"M" for k, v in files.items() if k.endswith(".mpy"))
+    assert not [k for k in files if k.endswith(".py") and k not in ("main.py", "boot.py")]
+    # the pin map of the image's board, compiled as hwconfig
+    assert files["fw/a/hwconfig.mpy"] == image.compile_mpy(FIRMWARE / "hwconfig.py",
+                                                           "hwconfig.mpy")
 
 
-def test_micropython_mounts_the_image_and_imports_the_firmware_from_it(fs_image, tmp_path):
-    modules = ["link.handler", "link.server", "link.files", "clock.engine", "store.config",
-               "timebase", "lexicon", "terminal.flow", "app.services", "ssd1306"]
+def test_wroom_image_has_no_code_on_the_filesystem_and_its_rom_has_the_wroom_pins(lexicon):
+    files = image.list_image(image.build_image(SIZE, "wroom", lexicon=lexicon))
+    assert set(files) == {"main.py", "boot.py", "lexicon.dawg"}
+    rom = romfs.rom_files("wroom")
+    assert {k[:-4] for k in rom} == _device_sources("wroom") | {"lib/ssd1306"}
+    assert rom["hwconfig.mpy"] == image.compile_mpy(FIRMWARE / "hwconfig_wroom.py",
+                                                    "/rom/hwconfig.mpy")
+
+
+def test_micropython_mounts_the_s3_image_and_boot_py_puts_slot_a_on_the_path(lexicon, tmp_path):
+    fs = tmp_path / "fs.bin"
+    fs.write_bytes(image.build_image(SIZE, "s3", lexicon=lexicon, config={"lang": "pl"}))
+    modules = ["link.handler", "link.fwupdate", "clock.engine", "store.config", "timebase",
+               "lexicon", "terminal.flow", "app.services", "hwconfig", "ssd1306"]
     env = dict(os.environ, MICROPYPATH=".frozen")
     proc = subprocess.run([micropython_binary(), str(REPO / "tests" / "host" / "image_boot.py"),
-                           str(fs_image), *modules], capture_output=True, text=True,
+                           str(fs), *modules], capture_output=True, text=True,
                           env=env, cwd=str(tmp_path), timeout=60)
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
     for name in modules:
         line = [l for l in out.splitlines() if l.startswith("IMPORTED " + name + " ")]
-        assert line and line[0].endswith(".mpy"), out   # loaded from the image, compiled
+        assert line and line[0].split()[2].startswith("fw/a/"), out   # from the slot
+        assert line[0].endswith(".mpy"), out
     assert "VERSION 0.1.0" in out
     assert any(l.startswith("LEXICON ") and int(l.split()[1]) > 0 for l in out.splitlines())
     files = [l for l in out.splitlines() if l.startswith("FILES ")][0].split()[1:]
-    assert {"main.py", "lexicon.dawg", "config.json", "lib", "link", "logs"} <= set(files)
+    assert set(files) == {"boot.py", "main.py", "fw", "lexicon.dawg", "config.json", "logs"}
 
 
 def test_a_damaged_word_list_is_never_put_into_an_image(lexicon):
@@ -69,11 +92,11 @@ def test_a_damaged_word_list_is_never_put_into_an_image(lexicon):
     bad = bytearray(lexicon)
     bad[-1] ^= 0xFF
     with pytest.raises(ImageError):
-        image.device_files(lexicon=bytes(bad), drivers=())
+        image.data_files(lexicon=bytes(bad))
 
 
 def test_an_image_that_does_not_fit_is_refused(lexicon):
-    with pytest.raises(image.ImageBuildError):
-        image.build_image(16 * 4096, lexicon=lexicon)
+    with pytest.raises(image.ImageBuildError, match="cannot hold"):
+        image.build_image(16 * 4096, "s3", lexicon=lexicon)
     with pytest.raises(image.ImageBuildError):
         image.build_filesystem({}, 4096 * 10 + 1)

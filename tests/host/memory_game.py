@@ -1,0 +1,86 @@
+"""The memory tests' game with the full Polish word list, on the images `clockctl image`
+writes (tests/host/device_image.py), and the figures it prints."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests import shared
+from tests.host import device_image
+
+REPO = device_image.REPO
+IMAGE = REPO / "build" / "pl.dawg"
+STEPS = "memory 9000"       # 90 s of play with challenges, then 2 s of the asyncio tasks
+
+
+def polish_image() -> Path:
+    """The full Polish list packed by the packer (built once into build/pl.dawg)."""
+    if not IMAGE.exists():
+        source = shared.wordlist("pl")
+        IMAGE.parent.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(source),
+                        "--language", "pl", "-o", str(IMAGE)], check=True, cwd=REPO)
+    return IMAGE
+
+
+@dataclass
+class Figures:
+    peak: int           # live heap after collections, at its highest
+    fakes: int          # interpreter, fakes with their panels and keypad, driver
+    booted: int         # live heap after start-up
+    raw: int            # highest heap use before collecting (garbage included)
+    heap: int           # the heap's size at the end (all areas)
+    areas: int
+    challenges: int
+    words: int
+    acceptable: int
+    origin: str         # where the firmware's code came from: "rom", "fw/a"
+    gc_longest_us: int
+    gc_total_us: int
+    gc_count: int
+
+    @property
+    def firmware_peak(self):
+        return self.peak - self.fakes
+
+    @property
+    def firmware_booted(self):
+        return self.booted - self.fakes
+
+
+def figures(proc) -> Figures:
+    out, err = proc.stdout, proc.stderr
+    assert proc.returncode == 0, (out[-1500:], err[-3000:])
+    lines = out.splitlines()
+    lex = [line for line in lines if line.startswith("L ")]
+    assert lex and lex[0].startswith("L pl "), (lex, err[-2000:])
+    m = [line.split() for line in lines if line.startswith("M ")][0]
+    h = [line.split() for line in lines if line.startswith("H ")][0]
+    g = [line.split() for line in lines if line.startswith("G ")][0]
+    peak, _total, challenges, words, acceptable, fakes, booted, raw = map(int, m[1:9])
+    f = Figures(peak, fakes, booted, raw, int(h[1]), int(h[2]), challenges, words, acceptable,
+                m[9], int(g[1]), int(g[2]), int(g[3]))
+    assert f.challenges > 0 and f.words >= f.challenges and 0 < f.acceptable < f.challenges
+    assert f.fakes < f.booted <= f.peak <= f.raw <= f.heap
+    return f
+
+
+def play(target: str, tmp: Path, bits: int = 32, heap: list[str] | None = None,
+         lexicon: Path | None = None):
+    """clockctl image for `target`, then the game booted from what it wrote."""
+    images = device_image.clockctl_image(target, tmp / "images", lexicon=lexicon or polish_image())
+    proc = device_image.boot(images, tmp / ("boot-%d" % bits), bits=bits, args=STEPS,
+                             target=target, heap=heap)
+    return images, proc
+
+
+def report(name: str, f: Figures) -> str:
+    return ("%s: heap %d B (%d areas); peak live %d B: fakes, panels, keypad, driver %d, "
+            "firmware %d (%d after start-up); highest use before collecting %d; "
+            "%d challenges of %d words, %d acceptable; code from %s; %d collections, "
+            "longest %d us" % (name, f.heap, f.areas, f.peak, f.fakes, f.firmware_peak,
+                               f.firmware_booted, f.raw, f.challenges, f.words, f.acceptable,
+                               f.origin, f.gc_count, f.gc_longest_us))
