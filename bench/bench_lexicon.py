@@ -15,7 +15,7 @@ import sys
 MICROPYTHON = sys.implementation.name == "micropython"
 
 
-def measure(image, queries_path, cache_bytes, block_size, expected_path):
+def measure(image, queries_path, cache_bytes, expected_path):
     import gc
     import time
 
@@ -23,10 +23,10 @@ def measure(image, queries_path, cache_bytes, block_size, expected_path):
 
     gc.collect()
     before = gc.mem_alloc()
-    lex = open_file(image, cache_bytes=cache_bytes, block_size=block_size)
+    lex = open_file(image, cache_bytes=cache_bytes)
     gc.collect()
     used = gc.mem_alloc() - before
-    cache = len(lex._bufs) * (lex.block_size + 8)
+    cache = len(lex._bufs) * len(lex._bufs[0])
     with open(queries_path, "rb") as f:
         data = f.read()
     count = 0
@@ -60,8 +60,8 @@ def measure(image, queries_path, cache_bytes, block_size, expected_path):
         lookup(q)
     us = time.ticks_diff(time.ticks_us(), start)
     print("image            %s (%d words, %d bytes body)" % (image, lex.word_count, lex.body_len))
-    print("cache            %d B (%d blocks of %d B + 8 B overhang)" % (
-        cache, len(lex._bufs), lex.block_size))
+    print("cache            %d B (%d slots: a page of %d B, its check, 16 B of the next)" % (
+        cache, len(lex._bufs), lex._page))
     print("reader RAM       %d B besides the cache (target <= 8192)" % (used - cache))
     print("lookups          %d (%d valid), %d wrong answers" % (
         len(queries), sum(1 for a in answers if a == 1), wrong))
@@ -88,7 +88,6 @@ def prepare(argv):
     ap.add_argument("--image")
     ap.add_argument("--queries", type=int, default=20000)
     ap.add_argument("--cache", type=int, default=4096)
-    ap.add_argument("--block", type=int, default=256)
     args = ap.parse_args(argv)
     wordlists = Path(os.environ.get("TILECLOCK_WORDLISTS", repo.parent / "shared" / "wordlists"))
     image = Path(args.image or repo / "build" / (args.list + ".dawg"))
@@ -110,7 +109,7 @@ def prepare(argv):
     while len(words) < args.queries // 2:
         codes, _ = profile.normalise(rng.choice(lines).strip())
         if codes:
-            words.append([ord(c) for c in codes])
+            words.append(profile.indices(codes))
     queries = list(words)
     for w in words:
         e = list(w)
@@ -128,8 +127,7 @@ def prepare(argv):
     # The heap holds the bench's query list; the reader itself needs a few KB.
     cmd = [str(mpy if mpy.exists() else "micropython"), "-X", "heapsize=16M",
            str(Path(__file__).resolve()),
-           str(image), str(out / "queries.bin"), str(args.cache), str(args.block),
-           str(out / "expected.bin")]
+           str(image), str(out / "queries.bin"), str(args.cache), str(out / "expected.bin")]
     env = dict(os.environ, MICROPYPATH=str(repo / "firmware"))
     print("$ MICROPYPATH=firmware " + " ".join(cmd[:3] + ["bench/bench_lexicon.py"] + cmd[4:]))
     return subprocess.run(cmd, env=env).returncode
@@ -137,6 +135,6 @@ def prepare(argv):
 
 if __name__ == "__main__":
     if MICROPYTHON:
-        measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+        measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         raise SystemExit(prepare(sys.argv[1:]))

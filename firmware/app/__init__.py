@@ -10,10 +10,11 @@ CACHE_BYTES = 4096
 
 def open_lexicon():
     """(reader, None) or (None, "missing" | "damaged")."""
-    from lexicon import LexiconError, open_file
+    from lexicon import LexiconError
+    from link.files import open_lexicon as open_checked   # full check once per image
 
     try:
-        return open_file(LEXICON, cache_bytes=CACHE_BYTES), None
+        return open_checked(LEXICON, cache_bytes=CACHE_BYTES), None
     except LexiconError as e:
         return None, e.kind
 

@@ -1,11 +1,18 @@
-# The word graph image (docs/wordlist-format.md, major version 1) read straight
-# from flash: only the header's opcode and tile tables live in RAM; the body is
-# read through a small cache of fixed blocks.  Each cache slot holds its block
-# plus the next 8 bytes, so an arc (at most 7 bytes) that starts in a block is
-# always whole in its slot: the lookup never stitches bytes across slots.
+# The word graph image (docs/wordlist-format.md, major version 2) read straight
+# from flash.  Only the header's code tables and tile table live in RAM; the
+# body is read through a small cache of pages.  A cache slot holds one page, the
+# first OVERHANG bytes of the next one and two zero bytes, which is exactly what
+# the page's 2-byte check covers: every page is checked when it is read, so a
+# damaged page is reported, never answered from, and an arc that starts in a page
+# is always whole in its slot.
+#
+# The full check of the body (CRC-32 of every byte) runs once, when an image is
+# installed; link.files records its digest and passes it back as `verified`, so
+# that opening the list at boot reads the header only.
 
 import binascii
 import struct
+from array import array
 
 from lexicon.sources import FileSource, PartitionSource
 
@@ -14,16 +21,26 @@ VALID = 1
 TOO_LONG = 2        # longer than the list covers: the referee decides (TSO 1.2b)
 
 MAGIC = b"TCLX"
-MAJOR = 1
+MAJOR = 2
 PREFIX_LEN = 16
-TABLE_OFF = 80
-TABLE_LEN = 768
-STRINGS_OFF = TABLE_OFF + TABLE_LEN
-MAX_HEADER = 4096
+TABLES_OFF = 88
+MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
 NO_ROOT = 0xFFFFFFFF
-ESCAPE = 0xFF
-UNUSED = 0xFE
-OVERHANG = 8        # longest arc is 7 bytes (escape 4 + 3 address bytes)
+NO_GROUP = 0xFFFFFFFF
+OVERHANG = 12
+CHECK = 2
+MAX_WIDTH = 25
+MAX_JUMPS = 64
+MAX_CODE = 15
+HOT = 1 << 26       # cache stamps: recency below, "read more than once" on top
+COLD_SLOTS = 2      # slots kept for pages read once
+PREFIX_MAX_TILES = 64
+# kinds of arcs (flags >> 2)
+K_SINK = 0
+K_NEXT = 1
+K_REL = 2
+K_GROUP = 3
+K_ABS = 4
 
 
 class LexiconError(Exception):
@@ -38,31 +55,62 @@ def _damaged(detail):
     return LexiconError("damaged", detail)
 
 
+def _code_table(head, pos, counts_size, lim, off, limit):
+    """Append a canonical code table (docs/wordlist-format.md, section 3) to the
+    decoding arrays: for each length L, the first left-justified 15-bit window
+    whose code is longer than L, and the offset from a code to its symbol index.
+    Returns (position after the counts, number of symbols)."""
+    m = head[pos]
+    pos += 1
+    if m < 1 or m > MAX_CODE:
+        raise _damaged("code table")
+    first = 0
+    index = 0
+    room = 1
+    for length in range(1, m + 1):
+        if counts_size == 1:
+            c = head[pos]
+        else:
+            c = head[pos] | head[pos + 1] << 8
+        pos += counts_size
+        room = 2 * room - c
+        if room < 0:
+            raise _damaged("code table")
+        lim.append((first + c) << (15 - length))
+        off.append(limit + index - first)
+        first = (first + c) << 1
+        index += c
+    if room:                # every window must decode: a complete code
+        raise _damaged("code table")
+    return pos, index
+
+
 class Lexicon:
-    def __init__(self, source, cache_bytes=4096, block_size=256, verify=True):
-        if block_size & (block_size - 1) or block_size < 32:
-            raise ValueError("block_size: a power of two, at least 32")
+    frequencies = None      # tile frequencies, when a later format carries them
+    on_damage = None        # called once when a lookup finds damage (link.files)
+    verified_now = False    # True if opening ran the full check
+
+    def __init__(self, source, cache_bytes=4096, verify=True, verified=None):
         self.source = source
-        self.block_size = block_size
-        self._shift = 0
-        while (1 << self._shift) < block_size:
-            self._shift += 1
-        slots = max(1, cache_bytes // (block_size + OVERHANG))
-        self._bufs = [bytearray(block_size + OVERHANG) for _ in range(slots)]
+        self.reads = 0           # page reads from flash since opening (benchmarks)
+        self.read_bytes = 0
+        self._read_header()
+        slot = self._page + CHECK + OVERHANG
+        slots = max(1, cache_bytes // slot)
+        self._bufs = [bytearray(slot) for _ in range(slots)]
         self._tags = [-1] * slots
         self._stamps = [0] * slots
         self._tick = 0
-        self.reads = 0          # block reads from flash since opening (benchmarks)
-        self.frequencies = None  # tile frequencies, when a later format carries them
-        self._read_header()
-        if verify:
+        if verify and verified != self.digest:
             self.verify()
+            self.verified_now = True
 
     # --- loading ------------------------------------------------------------
 
     def _read_header(self):
         src = self.source
         prefix = bytearray(PREFIX_LEN)
+        self.reads += 1
         if src.read_at(0, prefix) < PREFIX_LEN:
             raise _damaged("shorter than the fixed prefix")
         if prefix[0:4] != MAGIC:
@@ -70,100 +118,243 @@ class Lexicon:
         major, minor, hlen, boff, blen = struct.unpack_from("<BBHII", prefix, 4)
         if major != MAJOR:
             raise LexiconError("unsupported", "format %d.%d" % (major, minor))
-        if hlen < STRINGS_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
+        if hlen < TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
             raise _damaged("header lengths")
         if boff + blen != src.size and not isinstance(src, PartitionSource):
             raise _damaged("image is %d bytes, header says %d" % (src.size, boff + blen))
         if boff + blen > src.size:
             raise _damaged("image runs past the partition")
         head = bytearray(hlen)
+        self.reads += 1
+        self.read_bytes += PREFIX_LEN + hlen
         if src.read_at(0, head) < hlen:
             raise _damaged("truncated header")
         (crc,) = struct.unpack_from("<I", head, hlen - 4)
         if binascii.crc32(memoryview(head)[:hlen - 4]) & 0xFFFFFFFF != crc:
             raise _damaged("header CRC")
-        (self.body_crc, self.word_count, self.arc_count, self.node_count, root,
-         self.shortest, self.longest, ntiles) = struct.unpack_from("<IIIIIBBB", head, 16)
-        (self.build_date,) = struct.unpack_from("<Q", head, 40)
+        (self.body_crc, self.word_count, self.arc_count, self.node_count, self.jump_count,
+         root, self.shortest, self.longest, ntiles, pshift, ashift, ncontexts,
+         prefix) = struct.unpack_from("<IIIIIIBBBBBBB", head, 16)
+        (self.build_date,) = struct.unpack_from("<Q", head, 48)
         self.format = (major, minor)
+        self.digest = "%08x %d" % (crc, boff + blen)
         self.body_offset = boff
         self.body_len = blen
+        if ntiles < 1 or pshift < 6 or pshift > 12 or ashift > 8 or ncontexts < 1 or \
+                prefix not in (0, 2) or (prefix and ntiles > PREFIX_MAX_TILES):
+            raise _damaged("header sizes")
+        page = 1 << pshift
+        self._page = page
+        if blen % (page + CHECK):
+            raise _damaged("body is not whole pages")
+        self._pages = blen // (page + CHECK)
+        bits = self._pages * page * 8
+        if bits >= 1 << 30:
+            raise _damaged("body too large")
+        if self.word_count == 0:
+            raise _damaged("the list holds no words")
         self.root = -1 if root == NO_ROOT else root
-        if self.root >= blen:
-            raise _damaged("root outside the body")
-        self._ops = bytes(head[TABLE_OFF:TABLE_OFF + TABLE_LEN])
-        pos = STRINGS_OFF
+        if self.root >= bits or self.root < 0:
+            raise _damaged("root")
+        try:
+            tables = self._read_tables(head, ntiles, ncontexts, hlen)
+        except IndexError:
+            raise _damaged("header tables")
+        # what lookup() needs, in one tuple (fewer attributes: less RAM)
+        if prefix and 32 * ntiles * ntiles > bits:
+            raise _damaged("two-tile table")
+        self._t = tables + (page, pshift, bits, ntiles, ashift, prefix)
+
+    def _read_tables(self, head, ntiles, ncontexts, hlen):
+        pos = TABLES_OFF
+        ctxmap = head[pos:pos + ntiles + 1]
+        pos += ntiles + 1
+        lim = []
+        off = []
+        starts = []
+        syms = bytearray()
+        for _ in range(ncontexts):
+            starts.append(len(lim))
+            pos, n = _code_table(head, pos, 1, lim, off, len(syms))
+            for i in range(n):
+                if head[pos + i] > ntiles:
+                    raise _damaged("tile code table")
+            syms += head[pos:pos + n]
+            pos += n
+        st = array("H", bytes(2 * (ntiles + 1)))    # arrays of their exact size: less RAM
+        for state in range(ntiles + 1):
+            c = ctxmap[state]
+            if c >= ncontexts:
+                raise _damaged("context map")
+            st[state] = starts[c]
+        s1 = (st, array("H", lim), array("h", off), bytes(syms))
+        lim = []
+        off = []
+        pos, n = _code_table(head, pos, 2, lim, off, 0)
+        for i in range(n):
+            flags = head[pos + 2 * i]
+            width = head[pos + 2 * i + 1]
+            kind = flags >> 2
+            if kind > K_ABS or (kind >= K_REL) != (1 <= width <= MAX_WIDTH) or \
+                    (kind < K_REL and width):
+                raise _damaged("flag code table")
+        # codes of up to 8 bits straight from a table of their first 8 bits
+        fast = array("H", bytes(512))
+        for top in range(256):
+            w = top << 7
+            j = 0
+            while w >= lim[j]:
+                j += 1
+            if j < 8:
+                fast[top] = (((w >> (14 - j)) + off[j]) << 4) | (j + 1)
+        s2 = (array("H", lim), array("h", off), bytes(head[pos:pos + 2 * n]), fast)
+        pos += 2 * n
+        groups = array("I", struct.unpack_from("<%dI" % (ntiles + 1), head, pos))
+        pos += 4 * (ntiles + 1)
         strings = []
         try:
             for _ in range(3):
                 n = head[pos]
-                strings.append(str(bytes(head[pos + 1:pos + 1 + n]), "utf-8"))
+                strings.append(bytes(head[pos + 1:pos + 1 + n]).decode())
                 pos += 1 + n
-            tiles = []
+            tiles = [None] * ntiles     # lists of their exact size: less RAM
+            alt = [None] * ntiles
             blank = bytearray(ntiles)
             for i in range(ntiles):
                 flags, n = head[pos], head[pos + 1]
-                tiles.append(str(bytes(head[pos + 2:pos + 2 + n]), "utf-8"))
-                blank[i] = flags & 1
+                # decode() gives the interned string where there is one ("A"): less RAM
+                tile = bytes(head[pos + 2:pos + 2 + n]).decode()
                 pos += 2 + n
+                n = head[pos]
+                lower = bytes(head[pos + 1:pos + 1 + n]).decode().upper()
+                pos += 1 + n
+                tiles[i] = tile
+                # The typed form this interpreter's upper() leaves (MicroPython
+                # upper-cases ASCII only: 'ż' stays 'ż'); "" if the same.
+                alt[i] = "" if lower == tile else lower
+                blank[i] = flags & 1
         except (IndexError, ValueError):
             raise _damaged("header strings")
-        if pos > hlen - 4 or not ntiles:
+        if pos != hlen - 4:
             raise _damaged("tile table")
         self.language, self.name, self.version = strings
         self.tiles = tiles
+        self._alt = "\n".join(alt)     # one string: fewer objects in RAM
         self.blank_only = blank
-        # Tiles longest first, for splitting typed text (CH before C).
-        order = list(range(ntiles))
-        order.sort(key=lambda i: -len(tiles[i]))
-        self._parse_order = order
+        return s1 + s2 + (groups,)
 
     def verify(self):
-        """Check the body CRC, reading it in cache-block chunks."""
+        """The full check: CRC-32 of the whole body and every page's check."""
+        for _ in self.verify_steps():
+            pass
+
+    def verify_steps(self, every=16, whole=None):
+        """verify() as a generator: yields (pages done, pages) every `every` pages,
+        so that a caller can let other tasks run.  whole: a list whose first item
+        becomes the CRC-32 of the whole image (header and body), for the link."""
         buf = self._bufs[0]
         self._tags[0] = -1
-        bs = self.block_size
-        view = memoryview(buf)[:bs]
+        data = memoryview(buf)[:self._page]
+        check = bytearray(CHECK)
         crc = 0
-        done = 0
-        end = self.body_len
-        while done < end:
-            want = end - done
-            chunk = view if want >= bs else memoryview(buf)[:want]
-            got = self.source.read_at(self.body_offset + done, chunk)
-            if got < len(chunk):
-                raise _damaged("truncated body")
-            crc = binascii.crc32(chunk, crc)
-            done += len(chunk)
+        all_crc = 0
+        if whole is not None:
+            head = bytearray(self.body_offset)
+            self.source.read_at(0, head)
+            all_crc = binascii.crc32(head)
+            head = None
+        pages = self._pages
+        for page in range(pages):
+            stored = self._load(page, buf)
+            # the body CRC runs over the stored bytes: the page and its check
+            check[0] = stored & 0xFF
+            check[1] = stored >> 8
+            crc = binascii.crc32(check, binascii.crc32(data, crc))
+            if whole is not None:
+                all_crc = binascii.crc32(check, binascii.crc32(data, all_crc))
+            if (page + 1) % every == 0:
+                yield (page + 1, pages)
         if crc & 0xFFFFFFFF != self.body_crc:
             raise _damaged("body CRC")
+        if whole is not None:
+            whole[0] = all_crc & 0xFFFFFFFF
+        yield (pages, pages)
 
     def close(self):
         self.source.close()
 
     # --- the cache ------------------------------------------------------------
 
-    def _fetch(self, block):
+    def _load(self, page, buf):
+        """Read a page into buf and check it (docs/wordlist-format.md, section 5):
+        the 2 check bytes follow the page; they cover the page, the first OVERHANG
+        bytes of the next page (zeros after the last one) and two zero bytes, which
+        is what the slot holds once the check is taken out."""
+        size = self._page
+        n = self.source.read_at(self.body_offset + page * (size + CHECK), buf)
+        self.reads += 1
+        self.read_bytes += len(buf)
+        if n < size + CHECK:
+            raise _damaged("truncated body")
+        stored = buf[size] | buf[size + 1] << 8
+        last = page == self._pages - 1
+        for i in range(OVERHANG):
+            j = size + CHECK + i
+            buf[size + i] = 0 if last or j >= n else buf[j]
+        buf[size + OVERHANG] = 0
+        buf[size + OVERHANG + 1] = 0
+        if binascii.crc32(buf) & 0xFFFF != stored:
+            raise _damaged("page %d fails its check" % page)
+        return stored
+
+    def _fetch(self, page):
+        # Segmented LRU: a page read again becomes "hot" (a stamp with HOT set)
+        # and is evicted only after every cold page, so that the pages of one
+        # long word do not push out the pages every word needs.
         tags = self._tags
         stamps = self._stamps
-        if block in tags:
-            slot = tags.index(block)
-        else:
-            slot = stamps.index(min(stamps))    # least recently used
-            buf = self._bufs[slot]
-            tags[slot] = -1
-            start = block << self._shift
-            self.source.read_at(self.body_offset + start, buf)
-            tags[slot] = block
-            self.reads += 1
         tick = self._tick + 1
-        if tick > 0x3FFFFFF:        # stay a small int on the chip
+        if tick >= HOT:             # stay a small int on the chip
             for i in range(len(stamps)):
-                stamps[i] = 0
+                stamps[i] &= HOT
             tick = 1
         self._tick = tick
-        stamps[slot] = tick
+        if page in tags:
+            slot = tags.index(page)
+            if not stamps[slot] & HOT:
+                hot = 0
+                oldest = -1
+                for i in range(len(stamps)):
+                    if stamps[i] & HOT:
+                        hot += 1
+                        if oldest < 0 or stamps[i] < stamps[oldest]:
+                            oldest = i
+                if hot >= len(stamps) - COLD_SLOTS and oldest >= 0:
+                    stamps[oldest] &= ~HOT     # the oldest hot page cools down
+            stamps[slot] = tick | HOT
+        else:
+            if page >= self._pages:
+                raise self._fail("arc outside the body")
+            slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
+            tags[slot] = -1
+            try:
+                self._load(page, self._bufs[slot])
+            except LexiconError as e:
+                self._report_damage()
+                raise e
+            tags[slot] = page
+            stamps[slot] = tick
         return self._bufs[slot]
+
+    def _report_damage(self):
+        hook = self.on_damage
+        if hook is not None:
+            self.on_damage = None
+            hook()
+
+    def _fail(self, detail):
+        self._report_damage()
+        return _damaged(detail)
 
     # --- lookups ----------------------------------------------------------------
 
@@ -178,86 +369,151 @@ class Lexicon:
             return TOO_LONG
         if n < self.shortest:
             return INVALID
-        ops = self._ops
-        shift = self._shift
-        bs = self.block_size
-        blen = self.body_len
-        node = self.root
+        st1, lim1, off1, sym1, lim2, off2, sym2, fast2, groups, page, pshift, bits, \
+            jump_sym, align, prefix = self._t
         buf = self._bufs[0]
-        base = -bs - 1          # no block in hand yet
+        base = -page - 1            # no page in hand yet
         final = 0
-        for k in range(n):
+        node = self.root
+        k = 0
+        if prefix and n >= 2:
+            # the two-tile table at the start of the body: node after two tiles
+            t = word[0]
+            u = word[1]
+            if t >= jump_sym or u >= jump_sym:
+                return INVALID
+            at = (t * jump_sym + u) << 2
+            p = at >> pshift
+            buf = self._fetch(p)
+            base = p << pshift
+            o = at - base
+            v = buf[o] << 24 | buf[o + 1] << 16 | buf[o + 2] << 8 | buf[o + 3]
+            if not v:
+                return INVALID
+            final = v & 1
+            node = (v >> 1) - 1
+            if node >= bits:
+                raise self._fail("two-tile table points outside the body")
+            k = 2
+        while k < n:
             t = word[k]
             if node < 0:
                 return INVALID          # the sink: nothing follows
             pos = node
+            state = 0
+            jump = -1
+            jumps = 0
             while True:
-                if pos >= blen:
-                    raise _damaged("arc outside the body")
-                off = pos - base
-                if off < 0 or off >= bs:
-                    buf = self._fetch(pos >> shift)
-                    base = (pos >> shift) << shift
-                    off = pos - base
-                op = buf[off]
-                j = op * 3
-                at = ops[j]
-                if at == ESCAPE:
-                    at = buf[off + 1]
-                    flags = buf[off + 2]
-                    hi = buf[off + 3]
-                    size = 4
-                elif at == UNUSED:
-                    raise _damaged("unused opcode")
+                o = (pos >> 3) - base
+                if o < 0 or o >= page:
+                    p = pos >> (3 + pshift)
+                    buf = self._fetch(p)
+                    base = p << pshift
+                    o = (pos >> 3) - base
+                # S1: the tile, or a jump, in the context of the previous tile
+                v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
+                r = 9 - (pos & 7)        # v holds 15 + r bits from pos on
+                w = (v >> r) & 0x7FFF
+                j0 = st1[state]
+                j = j0
+                while w >= lim1[j]:
+                    j += 1
+                length = j - j0 + 1
+                sym = sym1[(w >> (15 - length)) + off1[j]]
+                pos += length
+                # S2: flags, kind and pointer width (from the same bytes if they hold it)
+                if length <= r:
+                    w = (v >> (r - length)) & 0x7FFF
                 else:
-                    flags = ops[j + 1]
-                    hi = ops[j + 2]
-                    size = 1
-                kind = (flags >> 2) & 3
-                if at == t:
-                    final = flags & 1
-                    if kind == 0:       # NEXT: the target follows this arc
-                        node = pos + size
-                    elif kind == 1:     # SINK
-                        node = -1
-                    elif kind == 2:     # ADDR
-                        q = off + size
-                        target = hi
-                        for _ in range((flags >> 4) & 3):
-                            target = (target << 8) | buf[q]
-                            q += 1
-                        if target >= blen:
-                            raise _damaged("address outside the body")
-                        node = target
+                    o = (pos >> 3) - base
+                    w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
+                x = fast2[w >> 7]
+                if x:
+                    pos += x & 15
+                    x = (x >> 4) << 1
+                else:               # longer than 8 bits
+                    j = 8
+                    while w >= lim2[j]:
+                        j += 1
+                    x = ((w >> (14 - j)) + off2[j]) << 1
+                    pos += j + 1
+                flags = sym2[x]
+                width = sym2[x + 1]
+                if sym == t or sym == jump_sym:
+                    kind = flags >> 2
+                    if kind == K_SINK:
+                        target = -1
+                    elif kind == K_NEXT:
+                        target = pos
                     else:
-                        raise _damaged("reserved arc kind")
+                        # the pointer: width - 1 bits below an implicit leading 1
+                        nb = width - 1
+                        value = 1
+                        while nb > 0:
+                            take = 16 if nb > 16 else nb
+                            o = (pos >> 3) - base
+                            value = (value << take) | ((
+                                (buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
+                                >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
+                            pos += take
+                            nb -= take
+                        value -= 1
+                        if kind == K_REL:
+                            target = pos + value
+                        elif kind == K_GROUP:
+                            g = groups[sym]
+                            if g == NO_GROUP:
+                                raise self._fail("pointer into a missing group")
+                            target = (g + value) << align
+                        else:
+                            target = value << align
+                        if target >= bits:
+                            raise self._fail("address outside the body")
+                    if sym == jump_sym:
+                        if state or jump >= 0 or kind < K_REL:
+                            raise self._fail("misplaced jump")
+                        jump = target
+                        continue
+                    final = flags & 1
+                    node = target
                     break
-                if flags & 2:           # LAST: the tile is not here
-                    return INVALID
-                if kind == 2:
-                    size += (flags >> 4) & 3
-                elif kind == 3:
-                    raise _damaged("reserved arc kind")
-                pos += size
+                if sym > t or flags & 2:        # passed the tile, or the LAST arc
+                    if jump < 0:
+                        return INVALID
+                    jumps += 1
+                    if jumps > MAX_JUMPS:
+                        raise self._fail("too many jumps")
+                    pos = jump
+                    jump = -1
+                    state = 0
+                    continue
+                pos += width - 1 if width else 0
+                state = sym + 1
+            k += 1
         return VALID if final else INVALID
 
     def parse(self, text):
         """Tile indices (bytearray) of a word written with the tiles' display
-        strings ("CHICO" -> CH I C O), or None if something is not a tile.
-        ASCII letters may be lower case; other letters must be as in the table."""
+        strings ("CHICO" -> CH I C O; lower case too, "żółw"), or None if
+        something is not a tile."""
         text = text.upper()
         tiles = self.tiles
+        alt = self._alt.split("\n")
         out = bytearray()
         pos = 0
         while pos < len(text):
-            for i in self._parse_order:
-                tile = tiles[i]
-                if text[pos:pos + len(tile)] == tile:
-                    out.append(i)
-                    pos += len(tile)
-                    break
-            else:
+            best = -1
+            size = 0
+            for i in range(len(tiles)):
+                for form in (tiles[i], alt[i]):
+                    n = len(form)
+                    if n > size and n and text[pos:pos + n] == form:
+                        best = i
+                        size = n
+            if best < 0:
                 return None
+            out.append(best)
+            pos += size
         return out
 
     def check(self, text):
@@ -274,22 +530,24 @@ class Lexicon:
                 "shortest": self.shortest, "longest": self.longest,
                 "tiles": list(self.tiles),
                 "blank_only": [self.tiles[i] for i in range(len(self.tiles)) if self.blank_only[i]],
-                "body_crc32": "%08x" % self.body_crc}
+                "body_crc32": "%08x" % self.body_crc, "digest": self.digest}
 
 
-def open_file(path, cache_bytes=4096, block_size=256, verify=True):
-    """The image in a file; LexiconError("missing") if there is none."""
+def open_file(path, cache_bytes=4096, verify=True, verified=None):
+    """The image in a file; LexiconError("missing") if there is none.  verified: the
+    digest recorded when this image was installed and fully checked (skips the full
+    check when it is still this image's)."""
     try:
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
     try:
-        return Lexicon(source, cache_bytes, block_size, verify)
+        return Lexicon(source, cache_bytes, verify, verified)
     except Exception as e:
         source.close()
         raise e
 
 
-def open_partition(partition, cache_bytes=4096, block_size=256, verify=True):
+def open_partition(partition, cache_bytes=4096, verify=True, verified=None):
     """The image at the start of a raw flash partition (esp32.Partition)."""
-    return Lexicon(PartitionSource(partition), cache_bytes, block_size, verify)
+    return Lexicon(PartitionSource(partition), cache_bytes, verify, verified)

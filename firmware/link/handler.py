@@ -20,7 +20,7 @@ import json
 import os
 import binascii
 
-from link import imagecheck
+from link import files, imagecheck
 
 INFO = 0x01
 CONFIG_GET = 0x02
@@ -357,12 +357,17 @@ class LinkHandler:
         release = getattr(self.services, "release_lexicon", None)
         if release:
             release()
+        files.forget_verified()
         try:
             os.rename(NEW, LEXICON)
         except OSError as e:
             self._lex_info = None
             self.services.lexicon_changed()
             self._fail("E_WRITE", "swap failed: %s" % e)
+        try:
+            files.record_verified(hdr["digest"])    # checked in full just now
+        except OSError:
+            pass
         _remove(JOB)
         self._job = None
         self._lex_info = hdr
