@@ -31,7 +31,8 @@ MAX_CONTEXTS = 64
 PREFIX_MAX_TILES = 64     # the two-tile table: T * T entries of 4 bytes
 PREFIX_ENTRY = 4
 NO_GROUP = 0xFFFFFFFF
-FREE_ROUNDS = 8
+LOOSE = 0x80            # S2 width byte of a loose pointer: LOOSE_BITS give its width,
+LOOSE_BITS = 6          # then the value in that many bits (no implicit leading 1)
 
 
 class LayoutError(ValueError):
@@ -92,9 +93,12 @@ def _contexts(counts_by_state: list[dict], limit: int) -> tuple[bytes, list[dict
 
 
 def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_CONTEXTS,
-           progress=None, prefix_table: bool | None = None) -> Body:
+           progress=None, prefix_table: bool | None = None,
+           rounds: tuple[int, int] = (4, 8)) -> Body:
     """prefix_table: start the body with the two-tile table (None: when it costs at
-    most an eighth of the graph, as for a real list)."""
+    most an eighth of the graph, as for a real list). rounds: how many sizing rounds
+    make the S2 code again, and how many keep it before arcs may only grow (tests set
+    few, so that the last way of settling is taken)."""
     body = Body()
     body.align_shift = align_shift
     T = ntiles
@@ -188,12 +192,12 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     s2_code: dict[int, tuple[int, int]] = {}
     s2_table: tuple[list[int], list[int]] = ([], [])
     settled = False
-    # 1. free rounds: exact widths, the S2 code rebuilt each round
-    for rnd in range(FREE_ROUNDS):
+    # 1. rounds with the S2 code made again each time from how often each width occurs
+    table_rounds, fixed_rounds = rounds
+    for rnd in range(max(1, table_rounds)):
         st.place(sizes)
         widths = st.exact_widths()
-        counts = _s2_counts(fl, widths)
-        s2_table = huffman.canonical(huffman.code_lengths(counts))
+        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(fl, widths)))
         s2_code = huffman.codes(*s2_table)
         new = _arc_sizes(len1, fl, widths, s2_code)
         if progress:
@@ -203,8 +207,8 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
             break
         sizes = new
     if not settled:
-        # 2. the S2 code fixed (with neighbouring widths, so that a pointer can grow);
-        # widths and paddings before targets only grow from here, so this ends
+        # 2. the S2 code fixed, with codes for neighbouring widths and a loose pointer
+        # (explicit width) for each kind of pointer arc
         counts = _s2_counts(fl, widths)
         spread: dict[int, list[int]] = {}
         for key in counts:
@@ -213,20 +217,54 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
         for f, ws in spread.items():
             for w in range(min(ws), min(MAX_WIDTH, max(ws) + 2) + 1):
                 counts.setdefault(f << 8 | w, 1)
+            counts.setdefault(f << 8 | LOOSE, 1)
         s2_table = huffman.canonical(huffman.code_lengths(counts))
         s2_code = huffman.codes(*s2_table)
-        avail: dict[int, list[int]] = {}
-        for key in s2_code:
-            avail.setdefault(key >> 8, []).append(key & 0xFF)
         sizes = _arc_sizes(len1, fl, widths, s2_code)
+        for rnd in range(fixed_rounds):
+            st.place(sizes)
+            widths = st.exact_widths()
+            widths = [w if not w or (f << 8 | w) in s2_code else LOOSE | w
+                      for f, w in zip(fl, widths)]
+            new = _arc_sizes(len1, fl, widths, s2_code)
+            if progress:
+                progress(f"coding round {table_rounds + rnd + 1}: {(st.total + 7) // 8} bytes")
+            if new == sizes:
+                settled = True
+                break
+            sizes = new
+    if not settled:
+        # 3. from here on an arc only grows: a pointer that would shrink is written
+        # loose, padded to its former size; sizes are bounded, so this ends
         for rnd in range(10_000):
             st.place(sizes)
-            changed = st.grow(widths, avail)
+            values = st.values()
+            changed = False
+            for i in st.ptr:
+                f = fl[i]
+                v = values[i]
+                w = (v + 1).bit_length()
+                key = f << 8 | w
+                exact = len1[i] + s2_code[key][1] + w - 1 if key in s2_code else 0
+                target = sizes[i]
+                fixed = len1[i] + s2_code[f << 8 | LOOSE][1] + LOOSE_BITS
+                if exact == target:
+                    widths[i] = w
+                elif fixed + v.bit_length() <= target < fixed + (1 << LOOSE_BITS):
+                    widths[i] = LOOSE | (target - fixed)      # the same size, padded
+                else:
+                    loose = fixed + v.bit_length()
+                    if exact > target and (exact <= loose or loose < target):
+                        widths[i] = w
+                        sizes[i] = exact
+                    else:
+                        widths[i] = LOOSE | v.bit_length()
+                        sizes[i] = loose
+                    changed = True
             if progress and rnd % 10 == 0:
                 progress(f"settling round {rnd + 1}: {(st.total + 7) // 8} bytes")
             if not changed:
                 break
-            sizes = _arc_sizes(len1, fl, widths, s2_code)
         else:  # pragma: no cover - every round grows something bounded
             raise LayoutError("arc sizes did not settle")
     body.s2 = s2_table
@@ -235,7 +273,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     total = st.total
     body.group_base = [gbase.get(gi, NO_GROUP) for gi in range(T + 1)]
     body.root = addr[g.root]
-    s2keys = [fl[i] << 8 | widths[i] for i in range(n_arcs)]
+    s2keys = [fl[i] << 8 | (LOOSE if widths[i] & LOOSE else widths[i]) for i in range(n_arcs)]
     values = st.values()
     n_nodes = len(order)
 
@@ -272,11 +310,17 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
             bits = (c1 << l2) | c2
             n = l1 + l2
             if is_ptr[i]:
-                w = key & 0xFF
+                w = widths[i]
                 value = values[i]
-                assert (1 << (w - 1)) <= value + 1 < (1 << w), (i, w, value)
-                bits = (bits << (w - 1)) | ((value + 1) & ((1 << (w - 1)) - 1))
-                n += w - 1
+                if w & LOOSE:
+                    w &= ~LOOSE
+                    assert value < 1 << w, (i, w, value)
+                    bits = (((bits << LOOSE_BITS) | w) << w) | value
+                    n += LOOSE_BITS + w
+                else:
+                    assert (1 << (w - 1)) <= value + 1 < (1 << w), (i, w, value)
+                    bits = (bits << (w - 1)) | ((value + 1) & ((1 << (w - 1)) - 1))
+                    n += w - 1
             acc = (acc << n) | bits
             nacc += n
             pos += n
@@ -302,14 +346,14 @@ def _s2_counts(fl: list[int], widths: list[int]) -> dict[int, int]:
 
 
 def _arc_sizes(len1: list[int], fl: list[int], widths: list[int], s2_code: dict) -> list[int]:
-    return [l1 + s2_code[f << 8 | w][1] + (w - 1 if w else 0)
+    return [l1 + s2_code[f << 8 | (LOOSE if w & LOOSE else w)][1] + (
+            LOOSE_BITS + (w & ~LOOSE) if w & LOOSE else (w - 1 if w else 0))
             for l1, f, w in zip(len1, fl, widths)]
 
 
 class _Sizing:
-    """Addresses from arc sizes, pointer values from addresses. `pad` holds padding
-    before a node (bits; units of the alignment for aligned nodes), added only while
-    settling: a pointer whose value fell below its width's range moves its target on."""
+    """Addresses from arc sizes (aligned nodes start on a multiple of the alignment),
+    pointer values from addresses."""
 
     def __init__(self, order, first, aligned, group_first, align_shift, fl, tgt, grp, n):
         self.order, self.first = order, first
@@ -317,7 +361,6 @@ class _Sizing:
         self.head = {v: gi for gi, v in group_first.items()}
         self.shift = align_shift
         self.fl, self.tgt = fl, tgt
-        self.pad: dict[int, int] = {}
         self.addr = [0] * n
         self.ends: list[int] = []
         self.gbase: dict[int, int] = {}
@@ -332,11 +375,11 @@ class _Sizing:
         self.grp_t = [tgt[i] for i in self.grp]
         self.grp_g = [grp[i] for i in self.grp]
         self.abs_t = [tgt[i] for i in self.abs]
+        self.ptr = sorted(self.rel + self.grp + self.abs)
 
     def place(self, sizes: list[int]) -> None:
         order, first, aligned, head = self.order, self.first, self.aligned, self.head
         mask = (1 << self.shift) - 1
-        pad = self.pad
         addr = self.addr
         cum = list(accumulate(sizes, initial=self.start))
         delta = [0] * (len(sizes) + 1)
@@ -349,10 +392,6 @@ class _Sizing:
                 a = (start + mask) & ~mask
                 if v in head:
                     self.gbase[head[v]] = a >> self.shift
-                if pad:
-                    a += pad.get(v, 0) << self.shift
-            elif pad:
-                a = start + pad.get(v, 0)
             else:
                 addr[v] = start
                 continue
@@ -384,28 +423,3 @@ class _Sizing:
         if widths and max(widths) > MAX_WIDTH:
             raise LayoutError("word list too large for the image format")
         return widths
-
-    def grow(self, widths: list[int], avail: dict[int, list[int]]) -> bool:
-        """Widen pointers that no longer fit, pad targets of pointers whose value fell
-        below their width's range. True if anything changed."""
-        need: dict[int, int] = {}
-        changed = False
-        values = self.values()
-        for i in self.rel + self.grp + self.abs:
-            v = values[i] + 1
-            w = widths[i]
-            if v >= 1 << w:
-                ok = [x for x in avail[self.fl[i]] if x >= v.bit_length()]
-                if not ok:
-                    raise LayoutError("no code for a pointer this wide")  # pragma: no cover
-                w = widths[i] = min(ok)
-                changed = True
-            low = 1 << (w - 1)
-            if v < low:
-                c = self.tgt[i]
-                if need.get(c, 0) < low - v:
-                    need[c] = low - v
-        for c, d in need.items():
-            self.pad[c] = self.pad.get(c, 0) + d
-            changed = True
-        return changed

@@ -8,7 +8,8 @@ import zlib
 from dataclasses import dataclass, field
 
 from . import huffman
-from .encode import (ABS, FINAL, GROUP, LAST, MAX_CONTEXTS, MAX_WIDTH, NEXT, NO_GROUP,
+from .encode import (ABS, FINAL, GROUP, LAST, LOOSE, LOOSE_BITS, MAX_CONTEXTS, MAX_WIDTH,
+                     NEXT, NO_GROUP,
                      PREFIX_ENTRY, PREFIX_MAX_TILES, REL, SINK)
 from .encode import encode
 from .graph import CODE_BASE, Graph
@@ -96,7 +97,8 @@ def _tables(body) -> bytes:
 
 
 def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIFT,
-                align_shift: int | None = None, prefix_table: bool | None = None) -> bytes:
+                align_shift: int | None = None, prefix_table: bool | None = None,
+                rounds: tuple[int, int] = (4, 8)) -> bytes:
     T = len(meta.tiles)
     if not 1 <= T <= MAX_TILES:
         raise ValueError(f"1 to {MAX_TILES} tiles")
@@ -114,7 +116,7 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
     contexts = MAX_CONTEXTS
     while True:
         body = encode(g, T, align_shift=align_shift, max_contexts=contexts, progress=progress,
-                      prefix_table=prefix_table)
+                      prefix_table=prefix_table, rounds=rounds)
         tables = _tables(body)
         hlen = TABLES_OFF + len(tables) + len(var) + 4
         if hlen <= MAX_HEADER or contexts == 1:
@@ -225,8 +227,8 @@ class Image:
             raise ValueError("flag code table")
         for s in syms:
             kind, w = (s >> 10) & 7, s & 0xFF
-            if kind > ABS or (s >> 13) or (kind >= REL) != (1 <= w <= MAX_WIDTH) or \
-                    (kind < REL and w):
+            if kind > ABS or (s >> 13) or (kind >= REL) != (1 <= w <= MAX_WIDTH or w == LOOSE) \
+                    or (kind < REL and w):
                 raise ValueError("flag code table")
         self.s2_table = (counts, syms)
         self.s2 = huffman.Decoder(counts, syms) if n else None
@@ -309,10 +311,21 @@ class Image:
         pos += n2
         flags, w = s2 >> 8, s2 & 0xFF
         value = -1
-        if w:
+        payload = 0
+        if w == LOOSE:
+            n = self._read(pos, LOOSE_BITS)
+            pos += LOOSE_BITS
+            value = 0
+            for k in range(0, n, 16):
+                take = min(16, n - k)
+                value = (value << take) | self._read(pos, take)
+                pos += take
+            payload = LOOSE_BITS + n
+        elif w:
             value = ((1 << (w - 1)) | self._read(pos, w - 1)) - 1
             pos += w - 1
-        return sym, flags, value, pos, max(0, w - 1)
+            payload = w - 1
+        return sym, flags, value, pos, payload
 
     def _target(self, sym: int, flags: int, value: int, end: int) -> int:
         kind = flags >> 2

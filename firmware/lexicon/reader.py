@@ -30,6 +30,8 @@ NO_GROUP = 0xFFFFFFFF
 OVERHANG = 12
 CHECK = 2
 MAX_WIDTH = 25
+LOOSE = 0x80        # a pointer written with its width: LOOSE_BITS, then the value
+LOOSE_BITS = 6
 MAX_JUMPS = 64
 MAX_CODE = 15
 HOT = 1 << 26       # cache stamps: recency below, "read more than once" on top
@@ -195,8 +197,8 @@ class Lexicon:
             flags = head[pos + 2 * i]
             width = head[pos + 2 * i + 1]
             kind = flags >> 2
-            if kind > K_ABS or (kind >= K_REL) != (1 <= width <= MAX_WIDTH) or \
-                    (kind < K_REL and width):
+            if kind > K_ABS or (kind >= K_REL) != (1 <= width <= MAX_WIDTH or width == LOOSE) \
+                    or (kind < K_REL and width):
                 raise _damaged("flag code table")
         # codes of up to 8 bits straight from a table of their first 8 bits
         fast = array("H", bytes(512))
@@ -217,8 +219,8 @@ class Lexicon:
                 n = head[pos]
                 strings.append(bytes(head[pos + 1:pos + 1 + n]).decode())
                 pos += 1 + n
-            tiles = [None] * ntiles     # lists of their exact size: less RAM
-            alt = [None] * ntiles
+            tiles = [""] * ntiles       # lists of their exact size: less RAM
+            alt = [""] * ntiles
             blank = bytearray(ntiles)
             for i in range(ntiles):
                 flags, n = head[pos], head[pos + 1]
@@ -333,7 +335,7 @@ class Lexicon:
                     stamps[oldest] &= ~HOT     # the oldest hot page cools down
             stamps[slot] = tick | HOT
         else:
-            if page >= self._pages:
+            if (page + 1) * (self._page + CHECK) > self.body_len:
                 raise self._fail("arc outside the body")
             slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
             tags[slot] = -1
@@ -449,6 +451,11 @@ class Lexicon:
                         # the pointer: width - 1 bits below an implicit leading 1
                         nb = width - 1
                         value = 1
+                        if width == LOOSE:      # rare: a padded pointer gives its width
+                            o = (pos >> 3) - base
+                            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                            pos += LOOSE_BITS
+                            value = 0
                         while nb > 0:
                             take = 16 if nb > 16 else nb
                             o = (pos >> 3) - base
@@ -457,7 +464,8 @@ class Lexicon:
                                 >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
                             pos += take
                             nb -= take
-                        value -= 1
+                        if width != LOOSE:
+                            value -= 1
                         if kind == K_REL:
                             target = pos + value
                         elif kind == K_GROUP:
@@ -487,7 +495,12 @@ class Lexicon:
                     jump = -1
                     state = 0
                     continue
-                pos += width - 1 if width else 0
+                if width:
+                    if width == LOOSE:
+                        o = (pos >> 3) - base
+                        pos += LOOSE_BITS + (((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63)
+                    else:
+                        pos += width - 1
                 state = sym + 1
             k += 1
         return VALID if final else INVALID

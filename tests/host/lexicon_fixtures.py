@@ -30,8 +30,9 @@ SPECS = {
 
 
 # The Polish fixture starts with the two-tile table that real lists get (a small list
-# only gets it when asked), so that both ways of a lookup are tested.
-OPTIONS = {"pl": {"prefix_table": True}}
+# only gets it when asked), so that both ways of a lookup are tested; the Spanish one
+# is sized in too few rounds to settle, so that it holds loose (padded) pointers.
+OPTIONS = {"pl": {"prefix_table": True}, "es": {"rounds": (1, 0)}}
 
 
 # Endings the Polish fixture's stems take: sets that include one another, as
