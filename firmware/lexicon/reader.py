@@ -78,8 +78,9 @@ def _code_table(head, pos, counts_size, lim, off, limit):
         room = 2 * room - c
         if room < 0:
             raise _damaged("code table")
-        lim.append((first + c) << (15 - length))
-        off.append(limit + index - first)
+        if lim is not None:
+            lim.append((first + c) << (15 - length))
+            off.append(limit + index - first)
         first = (first + c) << 1
         index += c
     if room:                # every window must decode: a complete code
@@ -92,12 +93,21 @@ class Lexicon:
     on_damage = None        # called once when a lookup finds damage (link.files)
     verified_now = False    # True if opening ran the full check
 
+    # header figures
+    body_crc = property(lambda self: self._counts[0])
+    arc_count = property(lambda self: self._counts[1])
+    node_count = property(lambda self: self._counts[2])
+    jump_count = property(lambda self: self._counts[3])
+    build_date = property(lambda self: self._counts[4])
+    format = property(lambda self: (MAJOR, self._counts[5]))
+    _page = property(lambda self: 1 << self._t[9])
+    _pages = property(lambda self: self.body_len // ((1 << self._t[9]) + CHECK))
+
     def __init__(self, source, cache_bytes=4096, verify=True, verified=None):
         self.source = source
         self.reads = 0           # page reads from flash since opening (benchmarks)
-        self.read_bytes = 0
         self._read_header()
-        slot = self._page + CHECK + OVERHANG
+        slot = (1 << self._t[9]) + CHECK + OVERHANG
         slots = max(1, cache_bytes // slot)
         self._bufs = [bytearray(slot) for _ in range(slots)]
         self._tags = [-1] * slots
@@ -128,17 +138,17 @@ class Lexicon:
             raise _damaged("image runs past the partition")
         head = bytearray(hlen)
         self.reads += 1
-        self.read_bytes += PREFIX_LEN + hlen
         if src.read_at(0, head) < hlen:
             raise _damaged("truncated header")
         (crc,) = struct.unpack_from("<I", head, hlen - 4)
         if binascii.crc32(memoryview(head)[:hlen - 4]) & 0xFFFFFFFF != crc:
             raise _damaged("header CRC")
-        (self.body_crc, self.word_count, self.arc_count, self.node_count, self.jump_count,
-         root, self.shortest, self.longest, ntiles, pshift, ashift, ncontexts,
+        (body_crc, self.word_count, arcs, nodes, jumps, root, self.shortest, self.longest,
+         ntiles, pshift, ashift, ncontexts,
          prefix) = struct.unpack_from("<IIIIIIBBBBBBB", head, 16)
-        (self.build_date,) = struct.unpack_from("<Q", head, 48)
-        self.format = (major, minor)
+        # figures for header() and the tests, in one tuple (fewer attributes: less RAM)
+        self._counts = (body_crc, arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0],
+                        minor)
         self.digest = "%08x %d" % (crc, boff + blen)
         self.body_offset = boff
         self.body_len = blen
@@ -146,11 +156,9 @@ class Lexicon:
                 prefix not in (0, 2) or (prefix and ntiles > PREFIX_MAX_TILES):
             raise _damaged("header sizes")
         page = 1 << pshift
-        self._page = page
         if blen % (page + CHECK):
             raise _damaged("body is not whole pages")
-        self._pages = blen // (page + CHECK)
-        bits = self._pages * page * 8
+        bits = blen // (page + CHECK) * page * 8
         if bits >= 1 << 30:
             raise _damaged("body too large")
         if self.word_count == 0:
@@ -171,25 +179,32 @@ class Lexicon:
         pos = TABLES_OFF
         ctxmap = head[pos:pos + ntiles + 1]
         pos += ntiles + 1
-        lim = []
-        off = []
-        starts = []
-        syms = bytearray()
+        # S1, one code per context: its counts per length, then its symbols, all in
+        # one bytes object (decoded length by length: little RAM)
+        s1 = bytearray()
+        counts_at = []
+        syms_at = []
         for _ in range(ncontexts):
-            starts.append(len(lim))
-            pos, n = _code_table(head, pos, 1, lim, off, len(syms))
+            start = pos
+            m = head[pos]
+            pos, n = _code_table(head, pos, 1, None, None, 0)
             for i in range(n):
                 if head[pos + i] > ntiles:
                     raise _damaged("tile code table")
-            syms += head[pos:pos + n]
+            counts_at.append(len(s1))
+            s1 += head[start + 1:start + 1 + m]
+            syms_at.append(len(s1))
+            s1 += head[pos:pos + n]
             pos += n
-        st = array("H", bytes(2 * (ntiles + 1)))    # arrays of their exact size: less RAM
+        c1 = array("H", bytes(2 * (ntiles + 1)))    # arrays of their exact size: less RAM
+        y1 = array("H", bytes(2 * (ntiles + 1)))
         for state in range(ntiles + 1):
             c = ctxmap[state]
             if c >= ncontexts:
                 raise _damaged("context map")
-            st[state] = starts[c]
-        s1 = (st, array("H", lim), array("h", off), bytes(syms))
+            c1[state] = counts_at[c]
+            y1[state] = syms_at[c]
+        s1 = (c1, y1, bytes(s1))
         lim = []
         off = []
         pos, n = _code_table(head, pos, 2, lim, off, 0)
@@ -200,16 +215,10 @@ class Lexicon:
             if kind > K_ABS or (kind >= K_REL) != (1 <= width <= MAX_WIDTH or width == LOOSE) \
                     or (kind < K_REL and width):
                 raise _damaged("flag code table")
-        # codes of up to 8 bits straight from a table of their first 8 bits
-        fast = array("H", bytes(512))
-        for top in range(256):
-            w = top << 7
-            j = 0
-            while w >= lim[j]:
-                j += 1
-            if j < 8:
-                fast[top] = (((w >> (14 - j)) + off[j]) << 4) | (j + 1)
-        s2 = (array("H", lim), array("h", off), bytes(head[pos:pos + 2 * n]), fast)
+        j = 0
+        while not lim[j]:           # the shortest flag code: decoding starts there
+            j += 1
+        s2 = (array("H", lim), array("h", off), bytes(head[pos:pos + 2 * n]), j)
         pos += 2 * n
         groups = array("I", struct.unpack_from("<%dI" % (ntiles + 1), head, pos))
         pos += 4 * (ntiles + 1)
@@ -276,7 +285,7 @@ class Lexicon:
                 all_crc = binascii.crc32(check, binascii.crc32(data, all_crc))
             if (page + 1) % every == 0:
                 yield (page + 1, pages)
-        if crc & 0xFFFFFFFF != self.body_crc:
+        if crc & 0xFFFFFFFF != self._counts[0]:
             raise _damaged("body CRC")
         if whole is not None:
             whole[0] = all_crc & 0xFFFFFFFF
@@ -295,7 +304,6 @@ class Lexicon:
         size = self._page
         n = self.source.read_at(self.body_offset + page * (size + CHECK), buf)
         self.reads += 1
-        self.read_bytes += len(buf)
         if n < size + CHECK:
             raise _damaged("truncated body")
         stored = buf[size] | buf[size + 1] << 8
@@ -371,8 +379,8 @@ class Lexicon:
             return TOO_LONG
         if n < self.shortest:
             return INVALID
-        st1, lim1, off1, sym1, lim2, off2, sym2, fast2, groups, page, pshift, bits, \
-            jump_sym, align, prefix = self._t
+        c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, jump_sym, align, \
+            prefix = self._t
         buf = self._bufs[0]
         base = -page - 1            # no page in hand yet
         final = 0
@@ -416,12 +424,20 @@ class Lexicon:
                 v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
                 r = 9 - (pos & 7)        # v holds 15 + r bits from pos on
                 w = (v >> r) & 0x7FFF
-                j0 = st1[state]
-                j = j0
-                while w >= lim1[j]:
-                    j += 1
-                length = j - j0 + 1
-                sym = sym1[(w >> (15 - length)) + off1[j]]
+                c = c1[state]
+                y = y1[state]
+                first = 0
+                length = 0
+                while True:             # canonical code, one length at a time
+                    length += 1
+                    cnt = s1[c]
+                    x = (w >> (15 - length)) - first
+                    if x < cnt:
+                        break
+                    c += 1
+                    y += cnt
+                    first = (first + cnt) << 1
+                sym = s1[y + x]
                 pos += length
                 # S2: flags, kind and pointer width (from the same bytes if they hold it)
                 if length <= r:
@@ -429,16 +445,11 @@ class Lexicon:
                 else:
                     o = (pos >> 3) - base
                     w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
-                x = fast2[w >> 7]
-                if x:
-                    pos += x & 15
-                    x = (x >> 4) << 1
-                else:               # longer than 8 bits
-                    j = 8
-                    while w >= lim2[j]:
-                        j += 1
-                    x = ((w >> (14 - j)) + off2[j]) << 1
-                    pos += j + 1
+                j = j2
+                while w >= lim2[j]:
+                    j += 1
+                x = ((w >> (14 - j)) + off2[j]) << 1
+                pos += j + 1
                 flags = sym2[x]
                 width = sym2[x + 1]
                 if sym == t or sym == jump_sym:
