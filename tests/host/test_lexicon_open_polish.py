@@ -1,0 +1,95 @@
+"""Opening the full Polish image on the simulated chip (the real MicroPython interpreter,
+the fakes' esp32.Partition and the device's files): the full check runs once, when the
+image is installed, and every later start reads the header only.
+
+The Polish image is built once by the packer into build/pl.dawg (about 12 s; the memory
+test uses the same file) and built again when it is not of the current format.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests import shared
+from tests.host import runtime_proc
+from wordlist_packer.image import Image, ImageError
+
+REPO = runtime_proc.REPO
+IMAGE = REPO / "build" / "pl.dawg"
+MAX_OPEN_READS = 16
+
+SCRIPT = r"""
+import sys, time
+import esp32
+from lexicon import open_partition
+from link import files
+
+class Counting:                     # the partition, counting the reads of the flash
+    def __init__(self, part):
+        self.part = part
+        self.reads = 0
+    def info(self):
+        return self.part.info()
+    def ioctl(self, op, arg):
+        return self.part.ioctl(op, arg)
+    def readblocks(self, block, buf, offset=0):
+        self.reads += 1
+        return self.part.readblocks(block, buf, offset)
+
+part = Counting(esp32.Partition.find(esp32.Partition.TYPE_DATA, label="lexicon")[0])
+t = time.ticks_us()
+lex = open_partition(part, verified=files.verified_digest())
+us = time.ticks_diff(time.ticks_us(), t)
+print("first", lex.verified_now, part.reads, us)
+if lex.verified_now:
+    files.record_verified(lex.digest)
+part.reads = 0
+t = time.ticks_us()
+lex = open_partition(part, verified=files.verified_digest())
+us = time.ticks_diff(time.ticks_us(), t)
+print("again", lex.verified_now, part.reads, us)
+print("word", lex.check("żółw"), lex.check("ŻÓŁWIA"), lex.check("ŻÓŁWQ"))
+"""
+
+
+def polish_image() -> Path:
+    if IMAGE.exists():
+        try:
+            Image.load(IMAGE)
+            return IMAGE
+        except ImageError:
+            pass                        # an image of an older format: build it again
+    IMAGE.parent.mkdir(exist_ok=True)
+    subprocess.run([sys.executable, "-m", "wordlist_packer", "build",
+                    str(shared.wordlist("pl")), "--language", "pl", "-o", str(IMAGE),
+                    "--date", "0", "-q"], check=True, cwd=REPO)
+    return IMAGE
+
+
+def test_opening_the_polish_list_reads_the_header_only(tmp_path):
+    data = polish_image().read_bytes()
+    size = (len(data) + 0xFFFF) & ~0xFFFF
+    device = tmp_path / "dev"
+    device.mkdir()
+    (device / "partitions.csv").write_text(
+        "nvs, data, nvs, 0x9000, 0x6000\nfactory, app, factory, 0x10000, 0x1F0000\n"
+        "lexicon, data, 0x40, 0x200000, 0x%x\n" % size)
+    (device / "flash-lexicon.bin").write_bytes(data)
+    script = tmp_path / "open.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    env = dict(os.environ, TILECLOCK_DEVICE_DIR=str(device), MICROPYPATH=os.pathsep.join(
+        [str(REPO / "firmware"), str(REPO / "host_tools" / "fakes")]))
+    proc = subprocess.run([str(shared.micropython(32)), str(script)], cwd=device, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out = dict((line.split()[0], line.split()[1:]) for line in proc.stdout.splitlines())
+    pages = Image(data).header()["pages"]
+    first, again = out["first"], out["again"]
+    assert first[0] == "True" and int(first[1]) > pages          # the one full check
+    assert again[0] == "False" and int(again[1]) <= MAX_OPEN_READS
+    assert int(again[1]) == 2                                    # prefix and header
+    assert out["word"] == ["1", "1", "0"]
+    print("\nopen, Polish list, simulated chip (32-bit unix port): full check %s reads, "
+          "%.1f ms; with the recorded digest %s reads, %.2f ms"
+          % (first[1], int(first[2]) / 1000, again[1], int(again[2]) / 1000))
