@@ -5,16 +5,16 @@
 #   build(clock, board)     a started Device (restored from NVS when a game was saved)
 
 LEXICON = "lexicon.dawg"
+VERIFIED = "lexicon.ok"     # digest of the list's full check: opened by its header after
 CACHE_BYTES = 4096
 
 
 def open_lexicon():
     """(reader, None) or (None, "missing" | "damaged")."""
-    from lexicon import LexiconError
-    from link.files import open_lexicon as open_checked   # full check once per image
+    from lexicon import LexiconError, open_file
 
     try:
-        return open_checked(LEXICON, cache_bytes=CACHE_BYTES), None
+        return open_file(LEXICON, cache_bytes=CACHE_BYTES, record=VERIFIED), None
     except LexiconError as e:
         return None, e.kind
 

@@ -1,18 +1,25 @@
 # The word graph image (docs/wordlist-format.md, major version 2) read straight
 # from flash.  Only the header's code tables and tile table live in RAM; the
 # body is read through a small cache of pages.  A cache slot holds one page, the
-# first OVERHANG bytes of the next one and two zero bytes, which is exactly what
+# first _OVERHANG bytes of the next one and two zero bytes, which is exactly what
 # the page's 2-byte check covers: every page is checked when it is read, so a
 # damaged page is reported, never answered from, and an arc that starts in a page
 # is always whole in its slot.
 #
 # The full check of the body (CRC-32 of every byte) runs once, when an image is
-# installed; link.files records its digest and passes it back as `verified`, so
-# that opening the list at boot reads the header only.
+# installed: the link checks an upload, and open_file(record=...) checks an image
+# that came with the flash; either records the image's digest in a small file, so
+# that opening the list at every start reads the header only.
 
 import binascii
+import os
 import struct
 from array import array
+
+try:
+    from micropython import const   # compile-time constants: no room in RAM
+except ImportError:                 # CPython
+    const = int
 
 from lexicon.sources import FileSource, PartitionSource
 
@@ -22,27 +29,27 @@ TOO_LONG = 2        # longer than the list covers: the referee decides (TSO 1.2b
 
 MAGIC = b"TCLX"
 MAJOR = 2
-PREFIX_LEN = 16
-TABLES_OFF = 88
+_PREFIX_LEN = const(16)
+_TABLES_OFF = const(88)
 MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
-NO_ROOT = 0xFFFFFFFF
-NO_GROUP = 0xFFFFFFFF
-OVERHANG = 12
-CHECK = 2
-MAX_WIDTH = 25
-LOOSE = 0x80        # a pointer written with its width: LOOSE_BITS, then the value
-LOOSE_BITS = 6
-MAX_JUMPS = 64
-MAX_CODE = 15
-HOT = 1 << 26       # cache stamps: recency below, "read more than once" on top
-COLD_SLOTS = 2      # slots kept for pages read once
-PREFIX_MAX_TILES = 64
+_NO_ROOT = const(0xFFFFFFFF)
+_NO_GROUP = const(0xFFFFFFFF)
+_OVERHANG = const(12)
+_CHECK = const(2)
+_MAX_WIDTH = const(25)
+_LOOSE = const(0x80)        # a pointer written with its width: _LOOSE_BITS, then the value
+_LOOSE_BITS = const(6)
+_MAX_JUMPS = const(64)
+_MAX_CODE = const(15)
+_HOT = const(1 << 26)       # cache stamps: recency below, "read more than once" on top
+_COLD_SLOTS = const(2)      # slots kept for pages read once
+_PREFIX_MAX_TILES = const(64)
 # kinds of arcs (flags >> 2)
-K_SINK = 0
-K_NEXT = 1
-K_REL = 2
-K_GROUP = 3
-K_ABS = 4
+_K_SINK = const(0)
+_K_NEXT = const(1)
+_K_REL = const(2)
+_K_GROUP = const(3)
+_K_ABS = const(4)
 
 
 class LexiconError(Exception):
@@ -64,7 +71,7 @@ def _code_table(head, pos, counts_size, lim, off, limit):
     Returns (position after the counts, number of symbols)."""
     m = head[pos]
     pos += 1
-    if m < 1 or m > MAX_CODE:
+    if m < 1 or m > _MAX_CODE:
         raise _damaged("code table")
     first = 0
     index = 0
@@ -90,24 +97,14 @@ def _code_table(head, pos, counts_size, lim, off, limit):
 
 class Lexicon:
     frequencies = None      # tile frequencies, when a later format carries them
-    on_damage = None        # called once when a lookup finds damage (link.files)
+    record = None           # the digest record to drop when a lookup finds damage
     verified_now = False    # True if opening ran the full check
-
-    # header figures
-    body_crc = property(lambda self: self._counts[0])
-    arc_count = property(lambda self: self._counts[1])
-    node_count = property(lambda self: self._counts[2])
-    jump_count = property(lambda self: self._counts[3])
-    build_date = property(lambda self: self._counts[4])
-    format = property(lambda self: (MAJOR, self._counts[5]))
-    _page = property(lambda self: 1 << self._t[9])
-    _pages = property(lambda self: self.body_len // ((1 << self._t[9]) + CHECK))
 
     def __init__(self, source, cache_bytes=4096, verify=True, verified=None):
         self.source = source
         self.reads = 0           # page reads from flash since opening (benchmarks)
         self._read_header()
-        slot = (1 << self._t[9]) + CHECK + OVERHANG
+        slot = self._page + _CHECK + _OVERHANG
         slots = max(1, cache_bytes // slot)
         self._bufs = [bytearray(slot) for _ in range(slots)]
         self._tags = [-1] * slots
@@ -121,16 +118,16 @@ class Lexicon:
 
     def _read_header(self):
         src = self.source
-        prefix = bytearray(PREFIX_LEN)
+        prefix = bytearray(_PREFIX_LEN)
         self.reads += 1
-        if src.read_at(0, prefix) < PREFIX_LEN:
+        if src.read_at(0, prefix) < _PREFIX_LEN:
             raise _damaged("shorter than the fixed prefix")
         if prefix[0:4] != MAGIC:
             raise _damaged("not a word graph image")
         major, minor, hlen, boff, blen = struct.unpack_from("<BBHII", prefix, 4)
         if major != MAJOR:
             raise LexiconError("unsupported", "format %d.%d" % (major, minor))
-        if hlen < TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
+        if hlen < _TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
             raise _damaged("header lengths")
         if boff + blen != src.size and not isinstance(src, PartitionSource):
             raise _damaged("image is %d bytes, header says %d" % (src.size, boff + blen))
@@ -146,24 +143,27 @@ class Lexicon:
         (body_crc, self.word_count, arcs, nodes, jumps, root, self.shortest, self.longest,
          ntiles, pshift, ashift, ncontexts,
          prefix) = struct.unpack_from("<IIIIIIBBBBBBB", head, 16)
-        # figures for header() and the tests, in one tuple (fewer attributes: less RAM)
-        self._counts = (body_crc, arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0],
-                        minor)
+        self.body_crc = body_crc
+        self.format = (major, minor)
+        # figures for header(), in one tuple (fewer attributes: less RAM)
+        self._counts = (arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0])
         self.digest = "%08x %d" % (crc, boff + blen)
         self.body_offset = boff
         self.body_len = blen
         if ntiles < 1 or pshift < 6 or pshift > 12 or ashift > 8 or ncontexts < 1 or \
-                prefix not in (0, 2) or (prefix and ntiles > PREFIX_MAX_TILES):
+                prefix not in (0, 2) or (prefix and ntiles > _PREFIX_MAX_TILES):
             raise _damaged("header sizes")
         page = 1 << pshift
-        if blen % (page + CHECK):
+        if blen % (page + _CHECK):
             raise _damaged("body is not whole pages")
-        bits = blen // (page + CHECK) * page * 8
+        self._page = page
+        self._pages = blen // (page + _CHECK)
+        bits = self._pages * page * 8
         if bits >= 1 << 30:
             raise _damaged("body too large")
         if self.word_count == 0:
             raise _damaged("the list holds no words")
-        self.root = -1 if root == NO_ROOT else root
+        self.root = -1 if root == _NO_ROOT else root
         if self.root >= bits or self.root < 0:
             raise _damaged("root")
         try:
@@ -176,7 +176,7 @@ class Lexicon:
         self._t = tables + (page, pshift, bits, ntiles, ashift, prefix)
 
     def _read_tables(self, head, ntiles, ncontexts, hlen):
-        pos = TABLES_OFF
+        pos = _TABLES_OFF
         ctxmap = head[pos:pos + ntiles + 1]
         pos += ntiles + 1
         # S1, one code per context: its counts per length, then its symbols, all in
@@ -212,8 +212,8 @@ class Lexicon:
             flags = head[pos + 2 * i]
             width = head[pos + 2 * i + 1]
             kind = flags >> 2
-            if kind > K_ABS or (kind >= K_REL) != (1 <= width <= MAX_WIDTH or width == LOOSE) \
-                    or (kind < K_REL and width):
+            if kind > _K_ABS or (kind >= _K_REL) != (1 <= width <= _MAX_WIDTH or width == _LOOSE) \
+                    or (kind < _K_REL and width):
                 raise _damaged("flag code table")
         j = 0
         while not lim[j]:           # the shortest flag code: decoding starts there
@@ -266,7 +266,7 @@ class Lexicon:
         buf = self._bufs[0]
         self._tags[0] = -1
         data = memoryview(buf)[:self._page]
-        check = bytearray(CHECK)
+        check = bytearray(_CHECK)
         crc = 0
         all_crc = 0
         if whole is not None:
@@ -285,7 +285,7 @@ class Lexicon:
                 all_crc = binascii.crc32(check, binascii.crc32(data, all_crc))
             if (page + 1) % every == 0:
                 yield (page + 1, pages)
-        if crc & 0xFFFFFFFF != self._counts[0]:
+        if crc & 0xFFFFFFFF != self.body_crc:
             raise _damaged("body CRC")
         if whole is not None:
             whole[0] = all_crc & 0xFFFFFFFF
@@ -298,52 +298,52 @@ class Lexicon:
 
     def _load(self, page, buf):
         """Read a page into buf and check it (docs/wordlist-format.md, section 5):
-        the 2 check bytes follow the page; they cover the page, the first OVERHANG
+        the 2 check bytes follow the page; they cover the page, the first _OVERHANG
         bytes of the next page (zeros after the last one) and two zero bytes, which
         is what the slot holds once the check is taken out."""
         size = self._page
-        n = self.source.read_at(self.body_offset + page * (size + CHECK), buf)
+        n = self.source.read_at(self.body_offset + page * (size + _CHECK), buf)
         self.reads += 1
-        if n < size + CHECK:
+        if n < size + _CHECK:
             raise _damaged("truncated body")
         stored = buf[size] | buf[size + 1] << 8
         last = page == self._pages - 1
-        for i in range(OVERHANG):
-            j = size + CHECK + i
+        for i in range(_OVERHANG):
+            j = size + _CHECK + i
             buf[size + i] = 0 if last or j >= n else buf[j]
-        buf[size + OVERHANG] = 0
-        buf[size + OVERHANG + 1] = 0
+        buf[size + _OVERHANG] = 0
+        buf[size + _OVERHANG + 1] = 0
         if binascii.crc32(buf) & 0xFFFF != stored:
             raise _damaged("page %d fails its check" % page)
         return stored
 
     def _fetch(self, page):
-        # Segmented LRU: a page read again becomes "hot" (a stamp with HOT set)
+        # Segmented LRU: a page read again becomes "hot" (a stamp with _HOT set)
         # and is evicted only after every cold page, so that the pages of one
         # long word do not push out the pages every word needs.
         tags = self._tags
         stamps = self._stamps
         tick = self._tick + 1
-        if tick >= HOT:             # stay a small int on the chip
+        if tick >= _HOT:             # stay a small int on the chip
             for i in range(len(stamps)):
-                stamps[i] &= HOT
+                stamps[i] &= _HOT
             tick = 1
         self._tick = tick
         if page in tags:
             slot = tags.index(page)
-            if not stamps[slot] & HOT:
+            if not stamps[slot] & _HOT:
                 hot = 0
                 oldest = -1
                 for i in range(len(stamps)):
-                    if stamps[i] & HOT:
+                    if stamps[i] & _HOT:
                         hot += 1
                         if oldest < 0 or stamps[i] < stamps[oldest]:
                             oldest = i
-                if hot >= len(stamps) - COLD_SLOTS and oldest >= 0:
-                    stamps[oldest] &= ~HOT     # the oldest hot page cools down
-            stamps[slot] = tick | HOT
+                if hot >= len(stamps) - _COLD_SLOTS and oldest >= 0:
+                    stamps[oldest] &= ~_HOT     # the oldest hot page cools down
+            stamps[slot] = tick | _HOT
         else:
-            if (page + 1) * (self._page + CHECK) > self.body_len:
+            if (page + 1) * (self._page + _CHECK) > self.body_len:
                 raise self._fail("arc outside the body")
             slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
             tags[slot] = -1
@@ -357,10 +357,10 @@ class Lexicon:
         return self._bufs[slot]
 
     def _report_damage(self):
-        hook = self.on_damage
-        if hook is not None:
-            self.on_damage = None
-            hook()
+        # The next start must check the whole image again.
+        if self.record is not None:
+            forget_record(self.record)
+            self.record = None
 
     def _fail(self, detail):
         self._report_damage()
@@ -454,18 +454,18 @@ class Lexicon:
                 width = sym2[x + 1]
                 if sym == t or sym == jump_sym:
                     kind = flags >> 2
-                    if kind == K_SINK:
+                    if kind == _K_SINK:
                         target = -1
-                    elif kind == K_NEXT:
+                    elif kind == _K_NEXT:
                         target = pos
                     else:
                         # the pointer: width - 1 bits below an implicit leading 1
                         nb = width - 1
                         value = 1
-                        if width == LOOSE:      # rare: a padded pointer gives its width
+                        if width == _LOOSE:      # rare: a padded pointer gives its width
                             o = (pos >> 3) - base
                             nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-                            pos += LOOSE_BITS
+                            pos += _LOOSE_BITS
                             value = 0
                         while nb > 0:
                             take = 16 if nb > 16 else nb
@@ -475,13 +475,13 @@ class Lexicon:
                                 >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
                             pos += take
                             nb -= take
-                        if width != LOOSE:
+                        if width != _LOOSE:
                             value -= 1
-                        if kind == K_REL:
+                        if kind == _K_REL:
                             target = pos + value
-                        elif kind == K_GROUP:
+                        elif kind == _K_GROUP:
                             g = groups[sym]
-                            if g == NO_GROUP:
+                            if g == _NO_GROUP:
                                 raise self._fail("pointer into a missing group")
                             target = (g + value) << align
                         else:
@@ -489,7 +489,7 @@ class Lexicon:
                         if target >= bits:
                             raise self._fail("address outside the body")
                     if sym == jump_sym:
-                        if state or jump >= 0 or kind < K_REL:
+                        if state or jump >= 0 or kind < _K_REL:
                             raise self._fail("misplaced jump")
                         jump = target
                         continue
@@ -500,16 +500,16 @@ class Lexicon:
                     if jump < 0:
                         return INVALID
                     jumps += 1
-                    if jumps > MAX_JUMPS:
+                    if jumps > _MAX_JUMPS:
                         raise self._fail("too many jumps")
                     pos = jump
                     jump = -1
                     state = 0
                     continue
                 if width:
-                    if width == LOOSE:
+                    if width == _LOOSE:
                         o = (pos >> 3) - base
-                        pos += LOOSE_BITS + (((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63)
+                        pos += _LOOSE_BITS + (((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63)
                     else:
                         pos += width - 1
                 state = sym + 1
@@ -550,26 +550,63 @@ class Lexicon:
     def header(self):
         return {"format": "%d.%d" % self.format, "language": self.language,
                 "name": self.name, "version": self.version, "words": self.word_count,
-                "arcs": self.arc_count, "nodes": self.node_count,
+                "arcs": self._counts[0], "nodes": self._counts[1], "jumps": self._counts[2],
+                "build_date": self._counts[3],
                 "shortest": self.shortest, "longest": self.longest,
                 "tiles": list(self.tiles),
                 "blank_only": [self.tiles[i] for i in range(len(self.tiles)) if self.blank_only[i]],
                 "body_crc32": "%08x" % self.body_crc, "digest": self.digest}
 
 
-def open_file(path, cache_bytes=4096, verify=True, verified=None):
+def read_record(path):
+    """The digest recorded in the file at path (see open_file), or None."""
+    try:
+        with open(path) as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def write_record(path, digest):
+    """Record that the image with this digest passed the full check.  Written aside
+    and renamed, so that a power cut leaves no half a record."""
+    with open(path + ".tmp", "w") as f:
+        f.write(digest)
+    os.rename(path + ".tmp", path)
+
+
+def forget_record(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None):
     """The image in a file; LexiconError("missing") if there is none.  verified: the
     digest recorded when this image was installed and fully checked (skips the full
-    check when it is still this image's)."""
+    check when it is still this image's).  record: the path of the file that keeps
+    that digest (the device's lexicon.ok): read for `verified`, written after a full
+    check, removed when a lookup finds damage."""
+    if record is not None:
+        verified = read_record(record)
     try:
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
     try:
-        return Lexicon(source, cache_bytes, verify, verified)
+        lex = Lexicon(source, cache_bytes, verify, verified)
     except Exception as e:
         source.close()
         raise e
+    if record is not None:
+        if lex.verified_now:
+            try:
+                write_record(record, lex.digest)
+            except OSError:
+                pass        # a full filesystem: the check runs again next time
+        lex.record = record
+    return lex
 
 
 def open_partition(partition, cache_bytes=4096, verify=True, verified=None):

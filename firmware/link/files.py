@@ -4,63 +4,13 @@
 # class as it is or hand the handler an object of its own with the same methods.
 
 import binascii
-import os
 
 from version import VERSION
-
-LEXICON = "lexicon.dawg"
-VERIFIED = "lexicon.ok"     # digest of the installed image, once fully checked
 
 LOGS = {
     "games": ("logs/games.1.jsonl", "logs/games.jsonl"),
     "challenges": ("logs/challenges.1.jsonl", "logs/challenges.jsonl"),
 }
-
-
-# -- the word list: checked in full once, when it is installed ------------------------
-
-def verified_digest(path=VERIFIED):
-    """The digest recorded when the installed image was last fully checked, or None."""
-    try:
-        with open(path) as f:
-            return f.read().strip() or None
-    except OSError:
-        return None
-
-
-def record_verified(digest, path=VERIFIED):
-    """Record that the installed image (its header CRC and size) passed the full check.
-    Written aside and renamed, so that a power cut leaves no half a record."""
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(digest)
-    os.rename(tmp, path)
-
-
-def forget_verified(path=VERIFIED):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-
-
-def open_lexicon(image=LEXICON, cache_bytes=4096, record=VERIFIED):
-    """The device's word list for lookups.  The full check of every byte runs only
-    when no check of this very image is recorded (the first boot after flashing, or
-    after a record was lost): then it is recorded.  Otherwise opening reads only the
-    header, and each page is checked when a lookup first reads it; damage found there
-    also drops the record, so that the next start checks the whole list again.
-    Raises lexicon.LexiconError (kind "missing", "damaged", "unsupported")."""
-    from lexicon import open_file
-
-    lex = open_file(image, cache_bytes, verified=verified_digest(record))
-    if lex.verified_now:
-        try:
-            record_verified(lex.digest, record)
-        except OSError:
-            pass        # a full filesystem: the check runs again next time
-    lex.on_damage = lambda: forget_verified(record)
-    return lex
 
 
 def unique_id_hex():

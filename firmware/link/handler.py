@@ -13,14 +13,17 @@
 #
 # The word list arrives in `lexicon.new`; `lexicon.job` remembers what is being
 # received (size and CRC of the whole image).  Only a complete file whose CRCs
-# match the announced ones and its own header replaces `lexicon.dawg`, by one
-# rename.  Until then the old list stays in use.
+# match the announced ones and its own header, every page checked, replaces
+# `lexicon.dawg`, by one rename; that full check is recorded in `lexicon.ok`, so
+# that the runtime opens the new list by its header alone.  Until then the old
+# list stays in use.
 
 import json
 import os
 import binascii
 
-from link import files, imagecheck
+from lexicon.reader import forget_record, write_record
+from link import imagecheck
 
 INFO = 0x01
 CONFIG_GET = 0x02
@@ -36,6 +39,7 @@ ERROR = 0x7F
 LEXICON = "lexicon.dawg"
 NEW = "lexicon.new"
 JOB = "lexicon.job"
+VERIFIED = "lexicon.ok"      # digest of lexicon.dawg's full check (docs/wordlist-format.md, 6)
 
 # Payload limits: a chunk of word list data, a piece of a log.
 CHUNK_MAX = 1024
@@ -357,7 +361,7 @@ class LinkHandler:
         release = getattr(self.services, "release_lexicon", None)
         if release:
             release()
-        files.forget_verified()
+        forget_record(VERIFIED)
         try:
             os.rename(NEW, LEXICON)
         except OSError as e:
@@ -365,7 +369,7 @@ class LinkHandler:
             self.services.lexicon_changed()
             self._fail("E_WRITE", "swap failed: %s" % e)
         try:
-            files.record_verified(hdr["digest"])    # checked in full just now
+            write_record(VERIFIED, hdr["digest"])    # checked in full just now
         except OSError:
             pass
         _remove(JOB)

@@ -8,9 +8,18 @@ import os
 
 from lexicon import LexiconError
 from lexicon_data import DATA, answers, read_bytes, write_bytes
-from link import files
+from lexicon import open_file
+from lexicon.reader import read_record, write_record
 from link.handler import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, ERROR, LinkHandler
 from mpytest import raises, tmpdir
+
+
+LEXICON = "lexicon.dawg"
+RECORD = "lexicon.ok"
+
+
+def _open():
+    return open_file(LEXICON, record=RECORD)      # as the runtime does at every start
 
 
 class Services:
@@ -58,13 +67,13 @@ class InDir:
 def test_first_start_checks_in_full_once_then_reads_the_header_only():
     d = InDir()
     try:
-        write_bytes(files.LEXICON, read_bytes(DATA + "/lexicon_pl.dawg"))   # as flashed
-        assert files.verified_digest() is None
-        lex = files.open_lexicon()
+        write_bytes(LEXICON, read_bytes(DATA + "/lexicon_pl.dawg"))   # as flashed
+        assert read_record(RECORD) is None
+        lex = _open()
         assert lex.verified_now and lex.reads > lex._pages
-        assert files.verified_digest() == lex.digest
+        assert read_record(RECORD) == lex.digest
         lex.close()
-        again = files.open_lexicon()            # the next start
+        again = _open()            # the next start
         assert not again.verified_now and again.reads == 2
         assert again.check("ŻÓŁW") == 1
         again.close()
@@ -75,12 +84,12 @@ def test_first_start_checks_in_full_once_then_reads_the_header_only():
 def test_an_upload_is_checked_once_and_recorded():
     d = InDir()
     try:
-        write_bytes(files.LEXICON, read_bytes(DATA + "/link_old.dawg"))
-        files.record_verified("old digest")
+        write_bytes(LEXICON, read_bytes(DATA + "/link_old.dawg"))
+        write_record(RECORD, "old digest")
         h = LinkHandler(Services(), chunk=512)
         t, c = _push(h, read_bytes(DATA + "/lexicon_pl.dawg"))
         assert t == LEX_COMMIT | REPLY and c["lexicon"]["words"] == 3000, c
-        lex = files.open_lexicon()              # what the runtime does after the swap
+        lex = _open()              # what the runtime does after the swap
         assert not lex.verified_now and lex.reads == 2
         lex.close()
     finally:
@@ -91,17 +100,17 @@ def test_a_list_of_no_words_is_refused_and_the_old_list_stays():
     d = InDir()
     try:
         old = read_bytes(DATA + "/link_old.dawg")
-        write_bytes(files.LEXICON, old)
+        write_bytes(LEXICON, old)
         s = Services()
         h = LinkHandler(s, chunk=512)
         t, e = _push(h, read_bytes(DATA + "/lexicon_empty.dawg"))
         assert t == ERROR and e["code"] == "E_VERIFY"
         assert e["msg"] == "image rejected: the word list holds no words", e
-        assert read_bytes(files.LEXICON) == old and s.changed == 0
+        assert read_bytes(LEXICON) == old and s.changed == 0
         assert raises(OSError, os.stat, "lexicon.new")
         # and a list of no words put there some other way is not opened
-        write_bytes(files.LEXICON, read_bytes(DATA + "/lexicon_empty.dawg"))
-        e = raises(LexiconError, files.open_lexicon)
+        write_bytes(LEXICON, read_bytes(DATA + "/lexicon_empty.dawg"))
+        e = raises(LexiconError, _open)
         assert e.kind == "damaged" and "no words" in str(e)
     finally:
         d.done()
@@ -111,15 +120,15 @@ def test_damage_found_by_a_lookup_drops_the_record():
     d = InDir()
     try:
         data = bytearray(read_bytes(DATA + "/lexicon_pl.dawg"))
-        write_bytes(files.LEXICON, bytes(data))
-        files.open_lexicon().close()            # checked and recorded
-        digest = files.verified_digest()
-        lex = files.open_lexicon()
+        write_bytes(LEXICON, bytes(data))
+        _open().close()            # checked and recorded
+        digest = read_record(RECORD)
+        lex = _open()
         data[lex.body_offset + 10] ^= 0x01      # the flash goes bad after the check
         lex.close()
-        write_bytes(files.LEXICON, bytes(data))
-        lex = files.open_lexicon()              # the header is fine: no full check
-        assert not lex.verified_now and files.verified_digest() == digest
+        write_bytes(LEXICON, bytes(data))
+        lex = _open()              # the header is fine: no full check
+        assert not lex.verified_now and read_record(RECORD) == digest
         found = None
         for word, _ in answers("pl"):
             try:
@@ -128,8 +137,8 @@ def test_damage_found_by_a_lookup_drops_the_record():
                 found = e
                 break
         assert found is not None and found.kind == "damaged"
-        assert files.verified_digest() is None   # the next start checks everything
+        assert read_record(RECORD) is None   # the next start checks everything
         lex.close()
-        assert raises(LexiconError, files.open_lexicon).kind == "damaged"
+        assert raises(LexiconError, _open).kind == "damaged"
     finally:
         d.done()

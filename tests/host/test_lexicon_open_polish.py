@@ -23,7 +23,7 @@ SCRIPT = r"""
 import sys, time
 import esp32
 from lexicon import open_partition
-from link import files
+from lexicon.reader import read_record, write_record
 
 class Counting:                     # the partition, counting the reads of the flash
     def __init__(self, part):
@@ -39,14 +39,14 @@ class Counting:                     # the partition, counting the reads of the f
 
 part = Counting(esp32.Partition.find(esp32.Partition.TYPE_DATA, label="lexicon")[0])
 t = time.ticks_us()
-lex = open_partition(part, verified=files.verified_digest())
+lex = open_partition(part, verified=read_record("lexicon.ok"))
 us = time.ticks_diff(time.ticks_us(), t)
 print("first", lex.verified_now, part.reads, us)
 if lex.verified_now:
-    files.record_verified(lex.digest)
+    write_record("lexicon.ok", lex.digest)
 part.reads = 0
 t = time.ticks_us()
-lex = open_partition(part, verified=files.verified_digest())
+lex = open_partition(part, verified=read_record("lexicon.ok"))
 us = time.ticks_diff(time.ticks_us(), t)
 print("again", lex.verified_now, part.reads, us)
 print("word", lex.check("żółw"), lex.check("ŻÓŁWIA"), lex.check("ŻÓŁWQ"))
