@@ -112,7 +112,9 @@ def device_files(lexicon: bytes | None = None, config: dict | None = None,
     if lexicon is not None:
         from wordlist_packer.image import Image
 
-        Image(lexicon)   # raises ImageError for a damaged list: never provision one
+        # raises ImageError for a damaged list: never provision one, nor an empty one
+        if Image(lexicon).words == 0:
+            raise ImageBuildError("the word list holds no words: pack a list that keeps some")
         files["lexicon.dawg"] = lexicon
     return files
 

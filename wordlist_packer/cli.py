@@ -137,25 +137,15 @@ def cmd_info(args) -> int:
 def cmd_stats(args) -> int:
     try:
         img = Image.load(args.image)
-        from .pipeline import stored_counts
         kinds: Counter = Counter()
-        seen: set[int] = set()
-        stack = [] if img.root == 0xFFFFFFFF else [img.root]
-        while stack:
-            a = stack.pop()
-            if a in seen:
-                continue
-            seen.add(a)
-            own, jump = img.node_record(a)
-            for _, _, t, kind in own:
-                kinds[KIND_NAMES[kind]] += 1
-                if t >= 0 and t not in seen:
-                    stack.append(t)
+        arcs = nodes = jumps = 0
+        for _, own, jump in img.stored_nodes():
+            nodes += 1
+            arcs += len(own)
+            kinds.update(KIND_NAMES[kind] for _, _, _, kind in own)
             if jump >= 0:
+                jumps += 1
                 kinds["jump"] += 1
-                if jump not in seen:
-                    stack.append(jump)
-        arcs, nodes, jumps = stored_counts(img)
     except ImageError as e:
         print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
         return EXIT_DAMAGED

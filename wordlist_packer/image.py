@@ -372,6 +372,24 @@ class Image:
             if flags & LAST:
                 return out, jump
 
+    def stored_nodes(self):
+        """(address, own arcs, jump) of every node stored in the body, reached from the
+        root through arcs and jumps, each once (see node_record)."""
+        if self.root == NO_ROOT:
+            return
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            a = stack.pop()
+            if a in seen:
+                continue
+            seen.add(a)
+            own, jump = self.node_record(a)
+            yield a, own, jump
+            stack.extend(t for _, _, t, _ in own if t >= 0 and t not in seen)
+            if jump >= 0 and jump not in seen:
+                stack.append(jump)
+
     def arcs_at(self, node: int) -> list[tuple[int, bool, int]]:
         """[(tile, final, target)] of the node at bit address node, jumps followed,
         ascending tiles."""

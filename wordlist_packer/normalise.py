@@ -349,13 +349,9 @@ def normalise_text(profile: Profile, text: str, want_report: bool = False) -> No
     (profile._fast); the others one by one."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    dropped: Counter = Counter()
-    report: list | None = [] if want_report else None
+    tally = _Tally(profile, want_report)
     kept: list[str] = []
-    slow_kept: list[tuple[str, int]] = []   # (codes, line) of kept entries off the bulk path
-    n_entries = 0
     fast = profile._current_fast()
-    norm = profile._checked
     lineno = 1
     pos = 0
     while pos < len(text):
@@ -370,27 +366,17 @@ def normalise_text(profile: Profile, text: str, want_report: bool = False) -> No
                 found = [w if w[0] < chr(shift_at) else chr(ord(w[0]) - T) + w[1:]
                          for w in found]
             kept += found
-            n_entries += len(found)
+            tally.entries += len(found)
             candidates = ((n, chunk[m.start():m.end()]) for n, m in
                           _numbered(tr, slow_re, lineno))
         else:
             candidates = enumerate(chunk.split("\n")[:-1] if chunk.endswith("\n")
                                    else chunk.split("\n"), lineno)
         for n, raw in candidates:
-            e = raw.strip()
-            if not e or e[0] == "#":
-                continue
-            n_entries += 1
-            codes, reason = norm(e)
-            if codes is None:
-                dropped[reason] += 1
-                if report is not None:
-                    report.append((n, reason, e))
-            else:
-                slow_kept.append((codes, n))
+            tally.entry(n, raw)
         lineno += chunk.count("\n")
         pos = end
-    return _finish(profile, kept, slow_kept, dropped, report, n_entries, lambda: text)
+    return _finish(profile, kept, tally, lambda: text)
 
 
 def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
@@ -460,11 +446,7 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
         for i in range(T):
             down[CODE_BASE + T + i] = CODE_BASE + i
     kept: list[str] = []
-    dropped: Counter = Counter()
-    report: list | None = [] if want_report else None
-    slow_kept: list[tuple[str, int]] = []
-    n_entries = 0
-    norm = profile._checked
+    tally = _Tally(profile, want_report)
     lineno = 1
     pos = 0
     while pos < len(data):
@@ -485,7 +467,7 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
             joined = joined.translate(down)
         if joined:
             found = joined.decode("latin-1").split("\n")
-            n_entries += len(found)
+            tally.entries += len(found)
             kept += found
             del found
         del joined
@@ -494,24 +476,39 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
             start = m.start()
             lineno += tr.count(b"\n", at, start)
             at = start
-            e = chunk[start:m.end()].decode("utf-8").strip()
-            if not e or e[0] == "#":
-                continue
-            n_entries += 1
-            codes, reason = norm(e)
-            if codes is None:
-                dropped[reason] += 1
-                if report is not None:
-                    report.append((lineno, reason, e))
-            else:
-                slow_kept.append((codes, lineno))
+            tally.entry(lineno, chunk[start:m.end()].decode("utf-8"))
         lineno += tr.count(b"\n", at)
         pos = end
-    return _finish(profile, kept, slow_kept, dropped, report, n_entries,
-                   lambda: data.decode("utf-8"))
+    return _finish(profile, kept, tally, lambda: data.decode("utf-8"))
 
 
-def _finish(profile, kept, slow_kept, dropped, report, n_entries, text_of) -> NormaliseResult:
+class _Tally:
+    """What the per-entry rules make of the lines off the bulk path: counts by reason,
+    the report, the kept entries with their line numbers."""
+
+    def __init__(self, profile: Profile, want_report: bool) -> None:
+        self.norm = profile._checked
+        self.dropped: Counter = Counter()
+        self.report: list | None = [] if want_report else None
+        self.kept: list[tuple[str, int]] = []
+        self.entries = 0
+
+    def entry(self, lineno: int, raw: str) -> None:
+        e = raw.strip()
+        if not e or e[0] == "#":
+            return
+        self.entries += 1
+        codes, reason = self.norm(e)
+        if codes is None:
+            self.dropped[reason] += 1
+            if self.report is not None:
+                self.report.append((lineno, reason, e))
+        else:
+            self.kept.append((codes, lineno))
+
+
+def _finish(profile, kept, tally: _Tally, text_of) -> NormaliseResult:
+    slow_kept, dropped, report, n_entries = tally.kept, tally.dropped, tally.report, tally.entries
     kept += [c for c, _ in slow_kept]
     kept.sort()
     # drop repeats: keep a word where it differs from the one before

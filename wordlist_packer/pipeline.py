@@ -197,26 +197,12 @@ def decode_graph(img: Image) -> tuple[dict[int, list[tuple[int, bool, int]]], in
 def stored_counts(img: Image) -> tuple[int, int, int]:
     """(arcs, nodes, jumps) stored in the body, counted from the root through arcs and
     jumps (what the header's counts must say)."""
-    if img.root == NO_ROOT:
-        return 0, 0, 0
-    seen: set[int] = set()
-    stack = [img.root]
-    arcs = jumps = 0
-    while stack:
-        a = stack.pop()
-        if a in seen:
-            continue
-        seen.add(a)
-        own, jump = img.node_record(a)
+    arcs = nodes = jumps = 0
+    for _, own, jump in img.stored_nodes():
+        nodes += 1
         arcs += len(own)
-        for _, _, t, _ in own:
-            if t >= 0 and t not in seen:
-                stack.append(t)
-        if jump >= 0:
-            jumps += 1
-            if jump not in seen:
-                stack.append(jump)
-    return arcs, len(seen), jumps
+        jumps += jump >= 0
+    return arcs, nodes, jumps
 
 
 def count_words(nodes: dict, root: int) -> int:

@@ -47,15 +47,7 @@ def test_second_example_with_a_jump(tmp_path):
 
 
 def _nodes(img):
-    seen, stack = set(), [img.root]
-    while stack:
-        a = stack.pop()
-        if a in seen:
-            continue
-        seen.add(a)
-        own, jump = img.node_record(a)
-        stack += [t for _, _, t, _ in own if t >= 0] + ([jump] if jump >= 0 else [])
-    return sorted(seen)
+    return sorted(a for a, _, _ in img.stored_nodes())
 
 
 def test_header_fields_and_tile_table():

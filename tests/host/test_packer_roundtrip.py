@@ -100,8 +100,7 @@ def test_large_generated_list_uses_every_kind_of_arc():
     img, g = image_of(words, tiles)
     from wordlist_packer.pipeline import stored_counts
     kinds = set()
-    for a in _reachable(img):
-        own, jump = img.node_record(a)
+    for _, own, _ in img.stored_nodes():
         kinds.update(k for _, _, _, k in own)
     assert kinds == {0, 1, 2, 3, 4}              # SINK NEXT REL GROUP ABS
     assert img.jumps > 100 and img.prefix_depth == 2 and img.header()["pages"] > 50
@@ -111,18 +110,6 @@ def test_large_generated_list_uses_every_kind_of_arc():
     assert got == expect
     nodes, root = decode_graph(img)
     assert len(nodes) == len(g.nodes) - 1
-
-
-def _reachable(img):
-    seen, stack = set(), [img.root]
-    while stack:
-        a = stack.pop()
-        if a in seen:
-            continue
-        seen.add(a)
-        own, jump = img.node_record(a)
-        stack += [t for _, _, t, _ in own if t >= 0] + ([jump] if jump >= 0 else [])
-    return seen
 
 
 def test_verify_detects_a_different_list():

@@ -124,3 +124,11 @@ def test_a_header_over_the_limit_is_refused_by_the_packer(tmp_path, capsys):
                  "--name", "n" * 200]) == EXIT_INPUT
     assert "the device reads at most 4096" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_filesystem_image_is_never_made_with_a_list_of_no_words():
+    from host_tools.image import ImageBuildError, device_files
+    from tests.host.lexicon_fixtures import empty_image
+
+    with pytest.raises(ImageBuildError, match="no words"):
+        device_files(lexicon=empty_image())
