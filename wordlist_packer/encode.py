@@ -32,7 +32,8 @@ PREFIX_MAX_TILES = 64     # the two-tile table: T * T entries of 4 bytes
 PREFIX_ENTRY = 4
 NO_GROUP = 0xFFFFFFFF
 LOOSE = 0x80            # S2 width byte of a loose pointer: LOOSE_BITS give its width,
-LOOSE_BITS = 6          # then the value in that many bits (no implicit leading 1)
+LOOSE_BITS = 6          # then the value in that many bits (no implicit leading 1),
+LOOSE_MAX = 32          # at most this many: an arc stays within 68 bits
 
 
 class LayoutError(ValueError):
@@ -250,7 +251,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
                 fixed = len1[i] + s2_code[f << 8 | LOOSE][1] + LOOSE_BITS
                 if exact == target:
                     widths[i] = w
-                elif fixed + v.bit_length() <= target < fixed + (1 << LOOSE_BITS):
+                elif fixed + v.bit_length() <= target <= fixed + LOOSE_MAX:
                     widths[i] = LOOSE | (target - fixed)      # the same size, padded
                 else:
                     loose = fixed + v.bit_length()

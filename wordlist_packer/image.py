@@ -8,10 +8,9 @@ import zlib
 from dataclasses import dataclass, field
 
 from . import huffman
-from .encode import (ABS, FINAL, GROUP, LAST, LOOSE, LOOSE_BITS, MAX_CONTEXTS, MAX_WIDTH,
-                     NEXT, NO_GROUP,
-                     PREFIX_ENTRY, PREFIX_MAX_TILES, REL, SINK)
-from .encode import encode
+from .encode import (ABS, FINAL, GROUP, LAST, LOOSE, LOOSE_BITS, LOOSE_MAX, MAX_CONTEXTS,
+                     MAX_WIDTH, NEXT, NO_GROUP, PREFIX_ENTRY, PREFIX_MAX_TILES, REL, SINK,
+                     encode)
 from .graph import CODE_BASE, Graph
 from .pages import CHECK, paginate, unpaginate
 
@@ -314,6 +313,8 @@ class Image:
         payload = 0
         if w == LOOSE:
             n = self._read(pos, LOOSE_BITS)
+            if n > LOOSE_MAX:
+                raise ImageError("damaged body (pointer too wide)")
             pos += LOOSE_BITS
             value = 0
             for k in range(0, n, 16):

@@ -39,6 +39,7 @@ _CHECK = const(2)
 _MAX_WIDTH = const(25)
 _LOOSE = const(0x80)        # a pointer written with its width: _LOOSE_BITS, then the value
 _LOOSE_BITS = const(6)
+_LOOSE_MAX = const(32)
 _MAX_JUMPS = const(64)
 _MAX_CODE = const(15)
 _HOT = const(1 << 26)       # cache stamps: recency below, "read more than once" on top
@@ -465,6 +466,8 @@ class Lexicon:
                         if width == _LOOSE:      # rare: a padded pointer gives its width
                             o = (pos >> 3) - base
                             nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                            if nb > _LOOSE_MAX:
+                                raise self._fail("pointer too wide")
                             pos += _LOOSE_BITS
                             value = 0
                         while nb > 0:
@@ -509,7 +512,10 @@ class Lexicon:
                 if width:
                     if width == _LOOSE:
                         o = (pos >> 3) - base
-                        pos += _LOOSE_BITS + (((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63)
+                        nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                        if nb > _LOOSE_MAX:
+                            raise self._fail("pointer too wide")
+                        pos += _LOOSE_BITS + nb
                     else:
                         pos += width - 1
                 state = sym + 1
