@@ -25,6 +25,7 @@ TABLES_OFF = PREFIX.size + FIXED.size         # 88
 MAX_HEADER = 4096       # the device reads the header into RAM: one limit for all readers
 NO_ROOT = 0xFFFFFFFF
 PAGE_SHIFT = 8          # 256-byte pages: the device's cache blocks
+PAGE_SHIFTS = (7, 8, 10, 11, 12)   # the page sizes whose check can be solved (pages.py)
 MAX_TILES = 250
 BLANK_ONLY = 1
 MAX_JUMPS = 64          # jumps followed in one node before the image counts as damaged
@@ -101,6 +102,8 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
     T = len(meta.tiles)
     if not 1 <= T <= MAX_TILES:
         raise ValueError(f"1 to {MAX_TILES} tiles")
+    if page_shift not in PAGE_SHIFTS:
+        raise ValueError(f"page size 2**{page_shift}: one of 2**{PAGE_SHIFTS}")
     lower = meta.lower or [t.lower() for t in meta.tiles]
     var = _pstr(meta.language, "language") + _pstr(meta.name, "list name") + _pstr(
         meta.version, "list version")
@@ -169,7 +172,7 @@ class Image:
         self.header_len = hlen
         self.body_offset = boff
         self.body_len = blen
-        if not 1 <= T <= MAX_TILES or not 6 <= self.page_shift <= 12 or C < 1 or \
+        if not 1 <= T <= MAX_TILES or self.page_shift not in PAGE_SHIFTS or C < 1 or \
                 self.align_shift > 8 or self.prefix_depth not in (0, 2) or \
                 (self.prefix_depth and T > PREFIX_MAX_TILES):
             raise ImageError("damaged header (bad sizes)")

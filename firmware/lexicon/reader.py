@@ -1,10 +1,12 @@
 # The word graph image (docs/wordlist-format.md, major version 2) read straight
 # from flash.  Only the header's code tables and tile table live in RAM; the
 # body is read through a small cache of pages.  A cache slot holds one page, the
-# first _OVERHANG bytes of the next one and two zero bytes, which is exactly what
-# the page's 2-byte check covers: every page is checked when it is read, so a
-# damaged page is reported, never answered from, and an arc that starts in a page
-# is always whole in its slot.
+# first 12 bytes of the next one and four zero bytes, which is exactly what the
+# page's check covers: every page is checked when it is read, so a damaged page
+# is reported, never answered from, and an arc that starts in a page is always
+# whole in its slot.  The check is a seed below 2**30 from which the CRC-32 of
+# the slot comes out below 4: comparing small integers allocates nothing on a
+# 32-bit chip.
 #
 # The full check of the body (CRC-32 of every byte) runs once, when an image is
 # installed: the link checks an upload, and open_file(record=...) checks an image
@@ -35,7 +37,7 @@ MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
 _NO_ROOT = const(0xFFFFFFFF)
 _NO_GROUP = const(0xFFFFFFFF)
 _OVERHANG = const(12)
-_CHECK = const(2)
+_CHECK = const(4)
 _MAX_WIDTH = const(25)
 _LOOSE = const(0x80)        # a pointer written with its width: _LOOSE_BITS, then the value
 _LOOSE_BITS = const(6)
@@ -151,7 +153,7 @@ class Lexicon:
         self.digest = "%08x %d" % (crc, boff + blen)
         self.body_offset = boff
         self.body_len = blen
-        if ntiles < 1 or pshift < 6 or pshift > 12 or ashift > 8 or ncontexts < 1 or \
+        if ntiles < 1 or pshift not in (7, 8, 10, 11, 12) or ashift > 8 or ncontexts < 1 or \
                 prefix not in (0, 2) or (prefix and ntiles > _PREFIX_MAX_TILES):
             raise _damaged("header sizes")
         page = 1 << pshift
@@ -279,8 +281,8 @@ class Lexicon:
         for page in range(pages):
             stored = self._load(page, buf)
             # the body CRC runs over the stored bytes: the page and its check
-            check[0] = stored & 0xFF
-            check[1] = stored >> 8
+            for i in range(_CHECK):
+                check[i] = (stored >> (8 * i)) & 0xFF
             crc = binascii.crc32(check, binascii.crc32(data, crc))
             if whole is not None:
                 all_crc = binascii.crc32(check, binascii.crc32(data, all_crc))
@@ -299,24 +301,27 @@ class Lexicon:
 
     def _load(self, page, buf):
         """Read a page into buf and check it (docs/wordlist-format.md, section 5):
-        the 2 check bytes follow the page; they cover the page, the first _OVERHANG
-        bytes of the next page (zeros after the last one) and two zero bytes, which
-        is what the slot holds once the check is taken out."""
+        the 4 check bytes follow the page: a seed below 2**30 from which the CRC-32
+        of the page, the first _OVERHANG bytes of the next page (zeros after the last
+        one) and four zero bytes comes out below 4.  The slot holds exactly those
+        bytes once the check is taken out.  Returns the seed."""
         size = self._page
         n = self.source.read_at(self.body_offset + page * (size + _CHECK), buf)
         self.reads += 1
         if n < size + _CHECK:
             raise _damaged("truncated body")
-        stored = buf[size] | buf[size + 1] << 8
+        if buf[size + 3] >= 64:
+            raise _damaged("page %d fails its check" % page)
+        seed = buf[size] | buf[size + 1] << 8 | buf[size + 2] << 16 | buf[size + 3] << 24
         last = page == self._pages - 1
         for i in range(_OVERHANG):
             j = size + _CHECK + i
             buf[size + i] = 0 if last or j >= n else buf[j]
-        buf[size + _OVERHANG] = 0
-        buf[size + _OVERHANG + 1] = 0
-        if binascii.crc32(buf) & 0xFFFF != stored:
+        for i in range(size + _OVERHANG, size + _OVERHANG + _CHECK):
+            buf[i] = 0
+        if binascii.crc32(buf, seed) >= 4:
             raise _damaged("page %d fails its check" % page)
-        return stored
+        return seed
 
     def _fetch(self, page):
         # Segmented LRU: a page read again becomes "hot" (a stamp with _HOT set)
