@@ -42,8 +42,8 @@ def kept_words(lang):
     with lzma.open(wordlists() / (lang + ".txt.xz"), "rt", encoding="utf-8") as f:
         for line in f:
             codes, _ = profile.normalise(line.strip())
-            if codes:
-                out.append(codes)
+            if codes:       # as chr(tile index), as the rest of this bench counts them
+                out.append("".join(map(chr, profile.indices(codes))))
     return profile, out
 
 

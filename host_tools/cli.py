@@ -104,6 +104,9 @@ def cmd_push_lexicon(args) -> int:
         img = Image(data)
     except ImageError as e:
         raise SystemExit(f"clockctl: {args.image}: not a valid word list image: {e}")
+    if img.words == 0:
+        raise SystemExit(f"clockctl: {args.image}: the word list holds no words; nothing was "
+                         "sent, the clocks keep their lists")
 
     def work(port, progress):
         import time

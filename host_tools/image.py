@@ -136,7 +136,9 @@ def source_files(firmware_dir: Path | None = None) -> dict[str, bytes]:
 def check_lexicon(lexicon: bytes) -> None:
     from wordlist_packer.image import Image
 
-    Image(lexicon)   # raises ImageError for a damaged list: never provision one
+    # raises ImageError for a damaged list: never provision one, nor an empty one
+    if Image(lexicon).words == 0:
+        raise ImageBuildError("the word list holds no words: pack a list that keeps some")
 
 
 def data_files(lexicon: bytes | None = None, config: dict | None = None) -> dict[str, bytes]:

@@ -9,9 +9,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .image import FINAL, LAST, Image, ImageError
+from .image import KIND_NAMES, HeaderTooLong, Image, ImageError
 from .normalise import REASONS, Profile, ProfileError, builtin_languages
-from .pipeline import InputError, build_date, build_image, load_words, verify
+from .pipeline import (DEFAULT_MAX_DROP_SHARE, InputError, build_date, build_image, check_drops,
+                       load_words, verify)
 
 EXIT_DAMAGED = 3
 EXIT_INPUT = 2
@@ -58,9 +59,13 @@ def cmd_build(args) -> int:
             for line, reason, entry in res.report or []:
                 f.write(f"{line}\t{reason}\t{entry}\n")
         say(f"dropped entries written to {args.report}")
+    check_drops(res, None if args.allow_drops else args.max_drops / 100)
     date = build_date(args.date)
-    data, g = build_image(res.words, prof, name=args.name or Path(args.input).name,
-                          version=args.list_version or "", date=date, progress=say)
+    try:
+        data, g = build_image(res.words, prof, name=args.name or Path(args.input).name,
+                              version=args.list_version or "", date=date, progress=say)
+    except HeaderTooLong as e:
+        raise InputError(str(e)) from None
     Path(args.output).write_bytes(data)
     say(f"wrote {args.output}: {len(data)} bytes, {g.words} words, {g.arc_count} arcs, "
         f"{8 * len(data) / max(1, g.words):.2f} bits/word")
@@ -104,7 +109,7 @@ def cmd_lookup(args) -> int:
     for w in args.words:
         if prof is not None:
             codes, _ = prof.normalise_query(w)
-            tiles = None if codes is None else [ord(c) for c in codes]
+            tiles = None if codes is None else prof.indices(codes)
         else:
             tiles = img.tiles_of(w.strip().upper())
         try:
@@ -133,31 +138,28 @@ def cmd_stats(args) -> int:
     try:
         img = Image.load(args.image)
         kinds: Counter = Counter()
-        sizes: Counter = Counter()
-        pos = 0
-        n_arcs = n_nodes = 0
-        while pos < img.body_len:
-            start = pos
-            t, flags, target, pos = img._arc(pos)
-            k = (flags >> 2) & 3
-            kinds[("next", "sink", "address")[k]] += 1
-            sizes[pos - start] += 1
-            n_arcs += 1
-            if flags & LAST:
-                n_nodes += 1
-        final = None
+        arcs = nodes = jumps = 0
+        for _, own, jump in img.stored_nodes():
+            nodes += 1
+            arcs += len(own)
+            kinds.update(KIND_NAMES[kind] for _, _, _, kind in own)
+            if jump >= 0:
+                jumps += 1
+                kinds["jump"] += 1
     except ImageError as e:
         print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
         return EXIT_DAMAGED
     out = {
         "bytes": len(img.data), "header_bytes": img.header_len, "body_bytes": img.body_len,
-        "words": img.words, "arcs": n_arcs, "nodes": n_nodes,
+        "bit_stream_bytes": len(img.logical), "pages": img.header()["pages"],
+        "page_size": 1 << img.page_shift, "words": img.words, "arcs": arcs, "nodes": nodes,
+        "jumps": jumps,
         "bits_per_word": round(8 * len(img.data) / max(1, img.words), 3),
-        "bits_per_arc": round(8 * img.body_len / max(1, n_arcs), 3),
-        "arc_kinds": dict(kinds), "arc_bytes": {str(k): v for k, v in sorted(sizes.items())},
-        "opcodes_used": sum(1 for i in range(255) if img.table[3 * i] < 0xFE),
+        "bits_per_arc": round(8 * len(img.logical) / max(1, arcs + jumps), 3),
+        "arc_kinds": dict(kinds), "contexts": len(img.s1),
+        "tile_codes": sum(len(t[1]) for t in img.s1_tables),
+        "flag_codes": len(img.s2_table[1]),
     }
-    del final
     print(json.dumps(out, indent=1))
     return 0
 
@@ -186,6 +188,11 @@ def make_parser() -> argparse.ArgumentParser:
     b.add_argument("--date", help="build date: seconds since 1970 or YYYY-MM-DD "
                    "(default: SOURCE_DATE_EPOCH, else now)")
     b.add_argument("--report", help="write every dropped entry with its reason to FILE")
+    b.add_argument("--allow-drops", action="store_true",
+                   help="pack even if more than --max-drops percent of the entries are dropped")
+    b.add_argument("--max-drops", type=float, default=100 * DEFAULT_MAX_DROP_SHARE,
+                   metavar="PERCENT", help="refuse a list that drops more than this share "
+                   "of its entries (default %(default).0f)")
     lang_opts(b)
     b.set_defaults(func=cmd_build)
 

@@ -8,11 +8,24 @@ equivalent nodes have equal arc lists. The one node with no arcs is the *sink*.
 
 A node is stored as a flat tuple ``(label0, final0, target0, label1, final1, target1, ...)``
 with labels ascending; ``target`` is a node id. Node 0 is the sink.
+
+Words are strings of code characters: tile index ``i`` is ``chr(CODE_BASE + i)`` (see
+``normalise.CODE_BASE``; a code never collides with the line feed, so lists of words can
+be joined and split).
+
+Speed: most nodes the construction freezes are the tail of one word that no later word
+extends (a *pure* node: one arc, final only on the last arc of the chain). Such a node is
+known by its suffix string alone, so the tail of a word stays a string until a later word
+needs its nodes, and is then registered with one dictionary lookup instead of one tuple per
+tile. Every node has exactly one register key: its suffix string when it is pure, its arc
+tuple otherwise, so both ways find the same node.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable
+
+CODE_BASE = 0x30
 
 
 class OrderError(ValueError):
@@ -36,8 +49,8 @@ class Graph:
         final = False
         if not codes:
             return False
-        for i, ch in enumerate(codes):
-            lab = ord(ch)
+        for ch in codes:
+            lab = ord(ch) - CODE_BASE
             for j in range(0, len(node), 3):
                 if node[j] == lab:
                     final = node[j + 1]
@@ -48,7 +61,7 @@ class Graph:
             node = self.nodes[nxt]
         return bool(final)
 
-    def iter_words(self) -> Iterable[str]:
+    def iter_words(self) -> list[str]:
         nodes = self.nodes
         stack = [(self.root, "")]
         out = []
@@ -56,7 +69,7 @@ class Graph:
             nid, prefix = stack.pop()
             node = nodes[nid]
             for j in range(len(node) - 3, -3, -3):
-                w = prefix + chr(node[j])
+                w = prefix + chr(CODE_BASE + node[j])
                 stack.append((node[j + 2], w))
                 if node[j + 1]:
                     out.append(w)
@@ -66,70 +79,157 @@ class Graph:
 
 def build(words: Iterable[str], progress: Callable[[int], None] | None = None,
           every: int = 200_000) -> Graph:
-    """Build from words given in ascending order (each a str of chr(tile index));
+    """Build from words given in ascending order (strings of code characters);
     duplicates are ignored."""
     g = Graph()
-    register: dict[tuple, int] = {(): 0}
     nodes = g.nodes
-    # path[d]: flat arc list (label, final, target) of the unfinished node at depth d;
-    # its last arc leads to path[d + 1] (target filled in when that node is frozen).
+    register: dict = {(): 0, "": 0}     # arc tuple or pure suffix string -> node id
+    pure: dict[int, str] = {0: ""}       # id of a pure node -> its suffix string
+    reg_get = register.get
+    base = CODE_BASE
+
+    def pure_node(s: str) -> int:
+        # The node whose language is the one string s (non-empty).
+        nid = reg_get(s)
+        if nid is not None:
+            return nid
+        j = 1
+        while True:                       # the longest registered suffix
+            child = reg_get(s[j:])
+            if child is not None:
+                break
+            j += 1
+        for k in range(j - 1, -1, -1):
+            key = s[k:]
+            nid = len(nodes)
+            nodes.append((ord(s[k]) - base, 1 if k == len(s) - 1 else 0, child))
+            register[key] = nid
+            pure[nid] = key
+            child = nid
+        return child
+
+    def freeze_node(arcs: list) -> int:
+        if len(arcs) == 3:
+            t, f, c = arcs
+            s = pure.get(c)
+            if s is not None and (f == 1) == (c == 0):
+                return pure_node(chr(base + t) + s)
+        key = tuple(arcs)
+        nid = reg_get(key)
+        if nid is None:
+            nid = len(nodes)
+            register[key] = nid
+            nodes.append(key)
+        return nid
+
+    # path[d]: flat arc list of the unfinished node at depth d; the last arc of path[d]
+    # leads to path[d + 1], or, for the deepest one, to the pure tail `tail` (the rest of
+    # the previous word after depth len(path)), target filled in when it is frozen.
     path: list[list] = [[]]
+    tail = ""
     prev = ""
     count = 0
-    min_len = 1 << 30
-    max_len = 0
-    reg_get = register.get
-
-    def freeze(down_to: int) -> None:
-        # Freeze nodes deeper than down_to, innermost first.
-        for d in range(len(path) - 1, down_to, -1):
-            arcs = path.pop()
-            key = tuple(arcs)
-            nid = reg_get(key)
-            if nid is None:
-                nid = len(nodes)
-                register[key] = nid
-                nodes.append(key)
-            path[d - 1][-1] = nid
-
+    depth = 0                          # deepest real node: len(path) - 1
+    pop = path.pop
     for w in words:
         if w <= prev:
             if w == prev:
                 continue
             raise OrderError(f"input not sorted at word {count + 1}")
+        # common prefix length with the previous word (usually long)
+        p = len(prev)
         n = len(w)
-        if n == 0:
-            continue
-        # common prefix length with the previous word
-        p = 0
-        m = min(n, len(prev))
-        while p < m and w[p] == prev[p]:
-            p += 1
-        freeze(p)
-        if p == n:  # cannot happen for strictly ascending input (w > prev, w not a prefix)
-            raise OrderError("input not sorted")
-        for d in range(p, n):
-            path[d].extend((ord(w[d]), 0, None))
-            path.append([])
-        path[n - 1][-2] = 1
-        # Note: a word that is a prefix of the previous one cannot follow it in order.
+        if n < p:
+            p = n
+        while p and not w.startswith(prev[:p]):
+            p -= 1
+        if p > depth:
+            # w goes on inside the previous word's tail: its nodes there become real.
+            for d in range(depth + 1, p + 1):
+                k = d - depth - 1        # tail[k] is the tile leaving depth d
+                path.append([ord(tail[k]) - base, 1 if k == len(tail) - 1 else 0, None]
+                            if k < len(tail) else [])      # [] : the end of the word
+            tail = tail[p - depth:]
+            depth = p
+        # freeze the tail and every node deeper than p
+        if tail:
+            child = reg_get(tail)
+            if child is None:
+                child = pure_node(tail)
+        else:
+            child = 0
+        while depth > p:
+            arcs = pop()
+            arcs[-1] = child
+            if len(arcs) == 3:
+                s = pure.get(child)
+                if s is not None and (arcs[1] == 1) == (child == 0):
+                    child = pure_node(chr(base + arcs[0]) + s)
+                    depth -= 1
+                    continue
+            key = tuple(arcs)
+            child = reg_get(key)
+            if child is None:
+                child = len(nodes)
+                register[key] = child
+                nodes.append(key)
+            depth -= 1
+        arcs = path[p]
+        if arcs:
+            arcs[-1] = child
+        if p == n:
+            if n == 0:
+                continue
+            raise OrderError("input not sorted")  # pragma: no cover - w > prev
+        arcs.extend((ord(w[p]) - base, 1 if p == n - 1 else 0, None))
+        tail = w[p + 1:]
         prev = w
         count += 1
-        if n < min_len:
-            min_len = n
-        if n > max_len:
-            max_len = n
-        if progress is not None and count % every == 0:
+        if progress is not None and not count & 0x3FFFF:
             progress(count)
-    freeze(0)
-    root_key = tuple(path[0])
-    rid = reg_get(root_key)
-    if rid is None:
-        rid = len(nodes)
-        register[root_key] = rid
-        nodes.append(root_key)
-    g.root = rid
+    child = pure_node(tail) if tail else 0
+    for d in range(len(path) - 1, 0, -1):
+        arcs = path.pop()
+        arcs[-1] = child
+        child = freeze_node(arcs)
+    arcs = path[0]
+    if arcs:
+        arcs[-1] = child
+    g.root = freeze_node(arcs) if arcs else freeze_node([])
     g.words = count
-    g.min_len = min_len if count else 0
-    g.max_len = max_len
+    if count:
+        if isinstance(words, list):
+            g.min_len = min(map(len, words)) or min(len(w) for w in words if w)
+            g.max_len = max(map(len, words))
+        else:
+            g.min_len, g.max_len = _lengths(g)
     return g
+
+
+def _lengths(g: Graph) -> tuple[int, int]:
+    """Shortest and longest word, from the graph (input that was not a list)."""
+    memo: dict[int, tuple[int, int]] = {0: (1 << 30, -(1 << 30))}
+    stack = [g.root]
+    nodes = g.nodes
+    while stack:
+        v = stack[-1]
+        if v in memo:
+            stack.pop()
+            continue
+        x = nodes[v]
+        pending = [x[j] for j in range(2, len(x), 3) if x[j] not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        lo, hi = 1 << 30, 0
+        for j in range(0, len(x), 3):
+            clo, chi = memo[x[j + 2]]
+            if x[j + 1]:
+                lo = 1
+                hi = max(hi, 1)
+            if x[j + 2]:
+                lo = min(lo, clo + 1)
+                hi = max(hi, chi + 1)
+        memo[v] = (lo, hi)
+        stack.pop()
+    return memo[g.root]

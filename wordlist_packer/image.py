@@ -1,38 +1,43 @@
-"""Writing and reading the word graph image (format 1.0, see docs/wordlist-format.md)."""
+"""Writing and reading the word graph image (format 2.0, see docs/wordlist-format.md)."""
 
 from __future__ import annotations
 
 import hashlib
-import heapq
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .graph import Graph
+from . import huffman
+from .encode import (ABS, FINAL, GROUP, LAST, LOOSE, LOOSE_BITS, LOOSE_MAX, MAX_CONTEXTS,
+                     MAX_WIDTH, NEXT, NO_GROUP, PREFIX_ENTRY, PREFIX_MAX_TILES, REL, SINK,
+                     encode)
+from .graph import CODE_BASE, Graph
+from .pages import CHECK, paginate, unpaginate
 
 MAGIC = b"TCLX"
-MAJOR = 1
+MAJOR = 2
 MINOR = 0
 PREFIX = struct.Struct("<4sBBHII")          # magic, major, minor, header length, body offset, body length
-FIXED = struct.Struct("<IIIIIBBBBQ32s")      # body crc, words, arcs, nodes, root, min, max, T, 0, date, sha
-TABLE_OFF = PREFIX.size + FIXED.size          # 80
-TABLE_LEN = 768
-STRINGS_OFF = TABLE_OFF + TABLE_LEN           # 848
+# body crc, words, arcs, nodes, jumps, root, shortest, longest, T, page shift, align shift,
+# contexts, prefix table depth (0 or 2), reserved, date, sha-256
+FIXED = struct.Struct("<IIIIIIBBBBBBBBQ32s")
+TABLES_OFF = PREFIX.size + FIXED.size         # 88
+MAX_HEADER = 4096       # the device reads the header into RAM: one limit for all readers
 NO_ROOT = 0xFFFFFFFF
-
-FINAL = 1
-LAST = 2
-K_NEXT = 0
-K_SINK = 1
-K_ADDR = 2
-ESCAPE_TILE = 0xFF
-UNUSED_TILE = 0xFE
-ESCAPE_OP = 0xFF
+PAGE_SHIFT = 8          # 256-byte pages: the device's cache blocks
+PAGE_SHIFTS = (7, 8, 10, 11, 12)   # the page sizes whose check can be solved (pages.py)
+MAX_TILES = 250
 BLANK_ONLY = 1
+MAX_JUMPS = 64          # jumps followed in one node before the image counts as damaged
+KIND_NAMES = ("sink", "next", "rel", "group", "abs")
 
 
 class ImageError(ValueError):
     """The image is damaged or not an image of a supported format."""
+
+
+class HeaderTooLong(ValueError):
+    """The header would not fit the readers' limit (MAX_HEADER)."""
 
 
 @dataclass
@@ -44,322 +49,94 @@ class Meta:
     version: str = ""
     date: int = 0
     sha256: bytes = b"\0" * 32
+    lower: list[str] = field(default_factory=list)   # lower-case tiles (default: str.lower)
 
 
 def source_sha256(words: list[str], tiles: list[str]) -> bytes:
+    """SHA-256 of the kept words in ascending order, each as its tile indices (one byte
+    each) followed by 0xFF (docs/wordlist-format.md, section 6)."""
     h = hashlib.sha256()
-    if all(len(t) == 1 for t in tiles):
-        table = {i: t for i, t in enumerate(tiles)}
-        step = 50_000
+    T = len(tiles)
+    step = 200_000
+    if CODE_BASE + T <= 0xFF:
+        table = bytearray(range(256))
+        for i in range(T):
+            table[CODE_BASE + i] = i
+        table[0x0A] = 0xFF
         for i in range(0, len(words), step):
-            chunk = words[i:i + step]
-            h.update(("\n".join(chunk).translate(table) + "\n").encode("utf-8"))
+            chunk = "\n".join(words[i:i + step]) + "\n"
+            h.update(chunk.encode("latin-1").translate(table))
     else:
         for w in words:
-            h.update(("".join(tiles[ord(c)] for c in w) + "\n").encode("utf-8"))
+            h.update(bytes(ord(c) - CODE_BASE for c in w) + b"\xff")
     return h.digest()
 
 
-# ----------------------------------------------------------------------------------------
-# layout
-
-def _layout(g: Graph) -> tuple[list[int], list[int]]:
-    """Order the nodes and choose for each node the child placed right after it.
-
-    Returns (order, next_child) where order lists node ids (sink excluded) and
-    next_child[v] is the id of the node laid out right after v's arcs (or -1).
-    Chains of NEXT arcs are grown depth-first, preferring children with few parents (only
-    those parents can place them for free). Chains are then ordered by how often their
-    nodes are addressed per byte, so that hot nodes get short addresses.
-    """
-    nodes = g.nodes
-    n = len(nodes)
-    indeg = [0] * n
-    for node in nodes:
-        for j in range(2, len(node), 3):
-            indeg[node[j]] += 1
-    placed = bytearray(n)
-    placed[0] = 1
-    next_child = [-1] * n
-    chains: list[list[int]] = []
-    if g.words == 0:
-        return [], next_child
-    stack = [g.root]
-    while stack:
-        v = stack.pop()
-        if placed[v]:
-            continue
-        chain = []
-        while True:
-            placed[v] = 1
-            chain.append(v)
-            node = nodes[v]
-            best = -1
-            bestkey = None
-            for j in range(2, len(node), 3):
-                c = node[j]
-                if placed[c]:
-                    continue
-                key = (indeg[c], -len(nodes[c]))
-                if bestkey is None or key < bestkey:
-                    if best >= 0:
-                        stack.append(best)
-                    best, bestkey = c, key
-                else:
-                    stack.append(c)
-            if best < 0:
-                break
-            next_child[v] = best
-            v = best
-        chains.append(chain)
-    # explicit references to each node: in-degree minus the one NEXT arc
-    nexted = bytearray(n)
-    for v in range(n):
-        if next_child[v] >= 0:
-            nexted[next_child[v]] = 1
-    scored = []
-    for i, chain in enumerate(chains):
-        refs = 0
-        size = 0
-        for v in chain:
-            refs += indeg[v] - nexted[v]
-            size += len(nodes[v]) // 3
-        scored.append((-(refs / (2.2 * size)), i))
-    scored.sort()
-    order = []
-    for _, i in scored:
-        order.extend(chains[i])
-    return order, next_child
-
-
-def _nmin(addr: int) -> int:
-    n = 0
-    while addr >> (8 * n) > 255:
-        n += 1
-    return n
-
-
-class _Arcs:
-    """Flat arrays of the arcs in layout order."""
-
-    def __init__(self, g: Graph, order: list[int], next_child: list[int]) -> None:
-        nodes = g.nodes
-        self.order = order
-        tile: list[int] = []
-        fl: list[int] = []       # FINAL | LAST<<1 | KIND<<2  (the opcode group)
-        target: list[int] = []
-        first = []
-        for v in order:
-            node = nodes[v]
-            first.append(len(tile))
-            nc = next_child[v]
-            k = len(node) // 3
-            nxt_j = -1
-            if nc >= 0:
-                for j in range(3 * (k - 1), -1, -3):
-                    if node[j + 2] == nc:
-                        nxt_j = j
-                        break
-            js = [j for j in range(0, len(node), 3) if j != nxt_j]
-            if nxt_j >= 0:
-                js.append(nxt_j)
-            for pos, j in enumerate(js):
-                last = LAST if pos == k - 1 else 0
-                t = node[j + 2]
-                if j == nxt_j:
-                    kind = K_NEXT
-                elif t == 0:
-                    kind = K_SINK
-                else:
-                    kind = K_ADDR
-                tile.append(node[j])
-                fl.append(node[j + 1] | last | (kind << 2))
-                target.append(t)
-        first.append(len(tile))
-        self.tile, self.fl, self.target, self.first = tile, fl, target, first
-
-
-def _select_opcodes(arcs: _Arcs, addr_of: list[int]) -> dict:
-    """Choose up to 255 opcodes (one is the escape) greedily by bytes saved.
-
-    Candidates: (group, None) for NEXT/SINK groups; (group, L, hi) for ADDR groups with
-    L address bytes. Returns {candidate: opcode}.
-    """
-    from collections import Counter
-    simple: Counter = Counter()
-    addr_cnt: Counter = Counter()
-    tile, fl, target = arcs.tile, arcs.fl, arcs.target
-    for i in range(len(tile)):
-        f = fl[i]
-        if (f >> 2) == K_ADDR:
-            addr_cnt[(tile[i], f, addr_of[target[i]])] += 1
-        else:
-            simple[(tile[i], f)] += 1
-    # cost of each (group, addr) item now: escape
-    items = list(addr_cnt.items())
-    cur = [4 + _nmin(a) for (_, _, a), _ in items]
-    cover: dict[tuple, list[int]] = {}
-    for idx, ((t, f, a), c) in enumerate(items):
-        g = (t, f)
-        for L in range(4):
-            if a >> (8 * L) <= 255:
-                cover.setdefault((g, L, a >> (8 * L)), []).append(idx)
-    counts = [c for _, c in items]
-
-    def saving(cand) -> int:
-        if cand[1] is None:
-            return 3 * simple[cand[0]]
-        L = cand[1]
-        s = 0
-        for idx in cover[cand]:
-            d = cur[idx] - (1 + L)
-            if d > 0:
-                s += d * counts[idx]
-        return s
-
-    heap = [(-3 * c, (g, None, 0)) for g, c in simple.items()]
-    heap += [(-saving(cand), cand) for cand in cover]
-    heapq.heapify(heap)
-    chosen: dict = {}
-    while heap and len(chosen) < 255:
-        negs, cand = heapq.heappop(heap)
-        s = saving(cand)
-        if s <= 0:
-            continue
-        if heap and s < -heap[0][0]:
-            heapq.heappush(heap, (-s, cand))
-            continue
-        chosen[cand] = len(chosen)
-        if cand[1] is not None:
-            for idx in cover[cand]:
-                if 1 + cand[1] < cur[idx]:
-                    cur[idx] = 1 + cand[1]
-    return chosen
-
-
-def _sizes(arcs: _Arcs, ops: dict, addr_of: list[int], prev: list[int] | None) -> list[int]:
-    tile, fl, target = arcs.tile, arcs.fl, arcs.target
-    out = [0] * len(tile)
-    for i in range(len(tile)):
-        f = fl[i]
-        g = (tile[i], f)
-        if (f >> 2) != K_ADDR:
-            s = 1 if (g, None, 0) in ops else 4
-            if prev is not None and prev[i] > s:
-                s = prev[i]  # sizes 1 and 4 do not change with addresses
-            out[i] = s
-            continue
-        a = addr_of[target[i]]
-        nm = _nmin(a)
-        avail = [4 + n for n in range(nm, 4)]
-        for L in range(nm, 4):
-            if (g, L, a >> (8 * L)) in ops:
-                avail.append(1 + L)
-        if prev is None:
-            out[i] = min(avail)
-        else:
-            p = prev[i]
-            out[i] = min(s for s in avail if s >= p) if max(avail) >= p else p
-    return out
-
-
-def _addresses(arcs: _Arcs, sizes: list[int], n_nodes: int) -> tuple[list[int], int]:
-    addr_of = [0] * n_nodes
-    pos = 0
-    first = arcs.first
-    for k, v in enumerate(arcs.order):
-        addr_of[v] = pos
-        pos += sum(sizes[first[k]:first[k + 1]])
-    return addr_of, pos
-
-
-def encode_body(g: Graph, progress=None) -> tuple[bytes, bytes, int]:
-    """Returns (body, opcode table, root address)."""
-    if g.words == 0:
-        return b"", bytes([UNUSED_TILE, 0, 0] * 255 + [ESCAPE_TILE, 0, 0]), NO_ROOT
-    order, next_child = _layout(g)
-    arcs = _Arcs(g, order, next_child)
-    n_nodes = len(g.nodes)
-    # first estimate: NEXT/SINK 1 byte, ADDR 3 bytes
-    sizes = [3 if (f >> 2) == K_ADDR else 1 for f in arcs.fl]
-    addr_of, total = _addresses(arcs, sizes, n_nodes)
-    ops: dict = {}
-    for rnd in range(2):
-        ops = _select_opcodes(arcs, addr_of)
-        sizes = _sizes(arcs, ops, addr_of, None)
-        addr_of, total = _addresses(arcs, sizes, n_nodes)
-        if progress:
-            progress(f"layout round {rnd + 1}: {total} bytes")
-    # settle: sizes may only grow from here on, so this terminates
-    for _ in range(64):
-        new = _sizes(arcs, ops, addr_of, sizes)
-        if new == sizes:
-            break
-        sizes = new
-        addr_of, total = _addresses(arcs, sizes, n_nodes)
-    else:  # pragma: no cover - sizes are bounded, cannot happen
-        raise RuntimeError("layout did not settle")
-    # opcode table
-    table = bytearray([UNUSED_TILE, 0, 0] * 256)
-    table[3 * ESCAPE_OP:3 * ESCAPE_OP + 3] = bytes([ESCAPE_TILE, 0, 0])
-    for cand, op in ops.items():
-        (t, f), L, hi = cand
-        flags = f | ((L or 0) << 4)
-        table[3 * op:3 * op + 3] = bytes([t, flags, hi])
-    body = bytearray()
-    tile, fl, target = arcs.tile, arcs.fl, arcs.target
-    for i in range(len(tile)):
-        f = fl[i]
-        g_ = (tile[i], f)
-        s = sizes[i]
-        if (f >> 2) != K_ADDR:
-            if s == 1:
-                body.append(ops[(g_, None, 0)])
-            else:
-                body += bytes([ESCAPE_OP, tile[i], f, 0])
-            continue
-        a = addr_of[target[i]]
-        L = s - 1
-        if s <= 4 and (g_, L, a >> (8 * L)) in ops:
-            body.append(ops[(g_, L, a >> (8 * L))])
-            if L:
-                body += (a & ((1 << (8 * L)) - 1)).to_bytes(L, "big")
-            continue
-        n = s - 4
-        hi = a >> (8 * n)
-        assert 0 <= n <= 3 and hi <= 255
-        body += bytes([ESCAPE_OP, tile[i], f | (n << 4), hi])
-        if n:
-            body += (a & ((1 << (8 * n)) - 1)).to_bytes(n, "big")
-    assert len(body) == total
-    return bytes(body), bytes(table), addr_of[g.root]
-
-
-def _pstr(s: str) -> bytes:
+def _pstr(s: str, what: str) -> bytes:
     b = s.encode("utf-8")
     if len(b) > 255:
-        raise ValueError(f"string too long for the header: {s[:40]!r}...")
+        raise ValueError(f"{what} longer than 255 bytes: {s[:40]!r}...")
     return bytes([len(b)]) + b
 
 
-def write_image(g: Graph, meta: Meta, progress=None) -> bytes:
-    body, table, root = encode_body(g, progress)
-    var = _pstr(meta.language) + _pstr(meta.name) + _pstr(meta.version)
-    for t, b in zip(meta.tiles, meta.blank_only):
-        tb = t.encode("utf-8")
-        var += bytes([BLANK_ONLY if b else 0, len(tb)]) + tb
-    hlen = STRINGS_OFF + len(var) + 4
-    if hlen > 0xFFFF:
-        raise ValueError("header too long")
-    nodes = len(g.nodes) - 1 if g.words else 0
-    arcs = g.arc_count
-    head = PREFIX.pack(MAGIC, MAJOR, MINOR, hlen, hlen, len(body))
-    head += FIXED.pack(zlib.crc32(body), g.words, arcs, nodes, root,
-                       min(g.min_len, 255), min(g.max_len, 255), len(meta.tiles), 0,
-                       meta.date, meta.sha256)
-    head += table + var
+def _tables(body) -> bytes:
+    out = bytearray(body.ctxmap)
+    for counts, syms in body.s1:
+        out.append(len(counts))
+        out += bytes(counts)
+        out += bytes(syms)
+    counts, syms = body.s2
+    out.append(len(counts))
+    for c in counts:
+        out += struct.pack("<H", c)
+    for s in syms:
+        out += bytes([s >> 8, s & 0xFF])
+    for b in body.group_base:
+        out += struct.pack("<I", b)
+    return bytes(out)
+
+
+def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIFT,
+                align_shift: int | None = None, prefix_table: bool | None = None,
+                rounds: tuple[int, int] = (4, 8)) -> bytes:
+    T = len(meta.tiles)
+    if not 1 <= T <= MAX_TILES:
+        raise ValueError(f"1 to {MAX_TILES} tiles")
+    if page_shift not in PAGE_SHIFTS:
+        raise ValueError(f"page size 2**{page_shift}: one of 2**{PAGE_SHIFTS}")
+    lower = meta.lower or [t.lower() for t in meta.tiles]
+    var = _pstr(meta.language, "language") + _pstr(meta.name, "list name") + _pstr(
+        meta.version, "list version")
+    for t, lo, b in zip(meta.tiles, lower, meta.blank_only):
+        var += bytes([BLANK_ONLY if b else 0]) + _pstr(t, "tile") + _pstr(lo, "tile")
+    fixed_len = TABLES_OFF + len(var) + 4 + 4 * (T + 1) + (T + 1)
+    if fixed_len > MAX_HEADER:
+        raise HeaderTooLong(f"the header needs {fixed_len} bytes for the tile table and "
+                            f"strings alone; the device reads at most {MAX_HEADER}")
+    if align_shift is None:
+        align_shift = 3
+    contexts = MAX_CONTEXTS
+    while True:
+        body = encode(g, T, align_shift=align_shift, max_contexts=contexts, progress=progress,
+                      prefix_table=prefix_table, rounds=rounds)
+        tables = _tables(body)
+        hlen = TABLES_OFF + len(tables) + len(var) + 4
+        if hlen <= MAX_HEADER or contexts == 1:
+            break
+        contexts = max(1, min(contexts, len(body.s1)) // 2)   # fewer tile contexts
+        if progress:
+            progress(f"header of {hlen} bytes too long: {contexts} contexts")
+    if hlen > MAX_HEADER:
+        raise HeaderTooLong(f"header of {hlen} bytes; the device reads at most {MAX_HEADER}")
+    phys = paginate(body.data, page_shift) if body.data else b""
+    root = NO_ROOT if body.root < 0 else body.root
+    head = PREFIX.pack(MAGIC, MAJOR, MINOR, hlen, hlen, len(phys))
+    head += FIXED.pack(zlib.crc32(phys), g.words, body.arcs, body.nodes, body.jumps, root,
+                       min(g.min_len, 255), min(g.max_len, 255), T, page_shift, align_shift,
+                       len(body.s1), 2 if body.prefix_table else 0, 0, meta.date, meta.sha256)
+    head += tables + var
     head += struct.pack("<I", zlib.crc32(head))
-    return head + body
+    return head + phys
 
 
 # ----------------------------------------------------------------------------------------
@@ -376,8 +153,9 @@ class Image:
         if magic != MAGIC:
             raise ImageError("not a word graph image (bad magic)")
         if major != MAJOR:
-            raise ImageError(f"unsupported format version {major}.{minor}")
-        if hlen < STRINGS_OFF + 4 or boff < hlen:
+            raise ImageError(f"unsupported format version {major}.{minor} (this packer "
+                             f"reads {MAJOR}.x: pack the list again)")
+        if hlen < TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
             raise ImageError("damaged header (bad lengths)")
         if len(data) < hlen:
             raise ImageError(f"truncated: {len(data)} bytes, header needs {hlen}")
@@ -387,37 +165,96 @@ class Image:
         if len(data) != boff + blen:
             kind = "truncated" if len(data) < boff + blen else "trailing bytes"
             raise ImageError(f"{kind}: {len(data)} bytes, expected {boff + blen}")
-        (self.body_crc, self.words, self.arcs, self.nodes, self.root, self.min_len,
-         self.max_len, ntiles, _, self.date, self.sha256) = FIXED.unpack_from(data, PREFIX.size)
+        (self.body_crc, self.words, self.arcs, self.nodes, self.jumps, self.root,
+         self.min_len, self.max_len, T, self.page_shift, self.align_shift, C, self.prefix_depth,
+         _, self.date, self.sha256) = FIXED.unpack_from(data, PREFIX.size)
         self.version = (major, minor)
         self.header_len = hlen
         self.body_offset = boff
         self.body_len = blen
-        self.table = data[TABLE_OFF:TABLE_OFF + TABLE_LEN]
-        pos = STRINGS_OFF
-        strings = []
+        if not 1 <= T <= MAX_TILES or self.page_shift not in PAGE_SHIFTS or C < 1 or \
+                self.align_shift > 8 or self.prefix_depth not in (0, 2) or \
+                (self.prefix_depth and T > PREFIX_MAX_TILES):
+            raise ImageError("damaged header (bad sizes)")
+        self.ntiles = T
         try:
-            for _ in range(3):
-                n = data[pos]
-                strings.append(data[pos + 1:pos + 1 + n].decode("utf-8"))
-                pos += 1 + n
-            tiles, blank = [], []
-            for _ in range(ntiles):
-                fl, n = data[pos], data[pos + 1]
-                tiles.append(data[pos + 2:pos + 2 + n].decode("utf-8"))
-                blank.append(bool(fl & BLANK_ONLY))
-                pos += 2 + n
-        except (IndexError, UnicodeDecodeError) as e:
+            self._read_tables(data, hlen, T, C)
+        except (IndexError, UnicodeDecodeError, ValueError, struct.error) as e:
             raise ImageError(f"damaged header ({e})") from None
-        if pos > hlen - 4:
-            raise ImageError("damaged header (tile table overruns the header)")
-        self.language, self.name, self.list_version = strings
-        self.tile_strings, self.blank_only = tiles, blank
         self.body = data[boff:boff + blen]
+        step = (1 << self.page_shift) + CHECK
+        if blen % step:
+            raise ImageError("damaged header (body is not whole pages)")
         if check_body and zlib.crc32(self.body) != self.body_crc:
             raise ImageError("damaged body (CRC mismatch)")
-        if self.root != NO_ROOT and self.root >= blen:
+        logical, bad = unpaginate(self.body, self.page_shift)
+        if bad and check_body:
+            raise ImageError(f"damaged body (page {bad[0]} fails its check)")
+        self.logical = logical
+        self.bits_len = 8 * len(logical)
+        self._bits = logical + bytes(8)
+        if self.root != NO_ROOT and self.root >= self.bits_len:
             raise ImageError("damaged header (root address outside the body)")
+        if (self.root == NO_ROOT) != (self.words == 0):
+            raise ImageError("damaged header (root and word count disagree)")
+        if self.prefix_depth and 8 * PREFIX_ENTRY * T * T > self.bits_len and self.words:
+            raise ImageError("damaged header (two-tile table runs past the body)")
+
+    def _read_tables(self, data: bytes, hlen: int, T: int, C: int) -> None:
+        pos = TABLES_OFF
+        self.ctxmap = data[pos:pos + T + 1]
+        pos += T + 1
+        if len(self.ctxmap) != T + 1 or max(self.ctxmap) >= C:
+            raise ValueError("context map")
+        self.s1_tables = []
+        self.s1 = []
+        for _ in range(C):
+            m = data[pos]
+            counts = list(data[pos + 1:pos + 1 + m])
+            n = sum(counts)
+            syms = list(data[pos + 1 + m:pos + 1 + m + n])
+            pos += 1 + m + n
+            if m > huffman.MAX_LEN or len(syms) != n or any(s > T for s in syms):
+                raise ValueError("tile code table")
+            self.s1_tables.append((counts, syms))
+            self.s1.append(huffman.Decoder(counts, syms) if n else None)
+        m = data[pos]
+        counts = list(struct.unpack_from("<%dH" % m, data, pos + 1))
+        pos += 1 + 2 * m
+        n = sum(counts)
+        raw = data[pos:pos + 2 * n]
+        syms = [raw[2 * i] << 8 | raw[2 * i + 1] for i in range(n)]
+        pos += 2 * n
+        if m > huffman.MAX_LEN or len(syms) != n:
+            raise ValueError("flag code table")
+        for s in syms:
+            kind, w = (s >> 10) & 7, s & 0xFF
+            if kind > ABS or (s >> 13) or (kind >= REL) != (1 <= w <= MAX_WIDTH or w == LOOSE) \
+                    or (kind < REL and w):
+                raise ValueError("flag code table")
+        self.s2_table = (counts, syms)
+        self.s2 = huffman.Decoder(counts, syms) if n else None
+        self.group_base = list(struct.unpack_from("<%dI" % (T + 1), data, pos))
+        pos += 4 * (T + 1)
+        strings = []
+        for _ in range(3):
+            n = data[pos]
+            strings.append(data[pos + 1:pos + 1 + n].decode("utf-8"))
+            pos += 1 + n
+        tiles, lower, blank = [], [], []
+        for _ in range(T):
+            fl = data[pos]
+            n = data[pos + 1]
+            tiles.append(data[pos + 2:pos + 2 + n].decode("utf-8"))
+            pos += 2 + n
+            n = data[pos]
+            lower.append(data[pos + 1:pos + 1 + n].decode("utf-8"))
+            pos += 1 + n
+            blank.append(bool(fl & BLANK_ONLY))
+        if pos != hlen - 4:
+            raise ValueError("tile table does not end where the header does")
+        self.language, self.name, self.list_version = strings
+        self.tile_strings, self.tile_lower, self.blank_only = tiles, lower, blank
 
     @classmethod
     def load(cls, path) -> "Image":
@@ -446,70 +283,189 @@ class Image:
                 return None
         return out
 
-    # -- arcs -----------------------------------------------------------------------------
-    def _arc(self, pos: int) -> tuple[int, int, int, int]:
-        """Decode the arc at body address pos: (tile, flags, target, next position).
-        target is -1 for the sink."""
-        body = self.body
+    # -- bits -----------------------------------------------------------------------------
+    def _window(self, pos: int) -> int:
+        b = pos >> 3
+        return (int.from_bytes(self._bits[b:b + 3], "big") >> (9 - (pos & 7))) & 0x7FFF
+
+    def _read(self, pos: int, n: int) -> int:
+        b = pos >> 3
+        v = int.from_bytes(self._bits[b:b + 5], "big")
+        return (v >> (40 - (pos & 7) - n)) & ((1 << n) - 1)
+
+    def _arc(self, pos: int, state: int) -> tuple[int, int, int, int, int]:
+        """Decode the arc at bit address pos read in the previous-tile state:
+        (symbol, flags byte, value or -1, position after it, payload bits).
+        Symbol ntiles is a JUMP."""
+        if pos >= self.bits_len:
+            raise ImageError("damaged body (arc outside the body)")
+        dec = self.s1[self.ctxmap[state]]
         try:
-            op = body[pos]
-            t = self.table[3 * op]
-            if t == ESCAPE_TILE:
-                t, flags, hi = body[pos + 1], body[pos + 2], body[pos + 3]
-                pos += 4
-            else:
-                flags, hi = self.table[3 * op + 1], self.table[3 * op + 2]
-                pos += 1
-        except IndexError:
-            raise ImageError("damaged body (arc runs past the end)") from None
-        if t == UNUSED_TILE:
-            raise ImageError(f"damaged body (unused opcode {op})")
-        kind = (flags >> 2) & 3
-        n = (flags >> 4) & 3
-        if kind == K_NEXT:
-            return t, flags, pos, pos
-        if kind == K_SINK:
-            return t, flags, -1, pos
-        if kind != K_ADDR:
-            raise ImageError("damaged body (reserved arc kind)")
-        if pos + n > len(body):
-            raise ImageError("damaged body (arc runs past the end)")
-        target = hi
-        for k in range(n):
-            target = (target << 8) | body[pos + k]
-        if target >= len(body):
+            if dec is None:
+                raise ValueError
+            sym, n1 = dec.decode(self._window(pos))
+            pos += n1
+            if self.s2 is None:
+                raise ValueError
+            s2, n2 = self.s2.decode(self._window(pos))
+        except ValueError:
+            raise ImageError("damaged body (no code matches)") from None
+        pos += n2
+        flags, w = s2 >> 8, s2 & 0xFF
+        value = -1
+        payload = 0
+        if w == LOOSE:
+            n = self._read(pos, LOOSE_BITS)
+            if n > LOOSE_MAX:
+                raise ImageError("damaged body (pointer too wide)")
+            pos += LOOSE_BITS
+            value = 0
+            for k in range(0, n, 16):
+                take = min(16, n - k)
+                value = (value << take) | self._read(pos, take)
+                pos += take
+            payload = LOOSE_BITS + n
+        elif w:
+            value = ((1 << (w - 1)) | self._read(pos, w - 1)) - 1
+            pos += w - 1
+            payload = w - 1
+        return sym, flags, value, pos, payload
+
+    def _target(self, sym: int, flags: int, value: int, end: int) -> int:
+        kind = flags >> 2
+        if kind == SINK:
+            return -1
+        if kind == NEXT:
+            if not flags & LAST:
+                raise ImageError("damaged body (NEXT on an arc that is not the last)")
+            return end
+        if kind == REL:
+            t = end + value
+        elif kind == GROUP:
+            base = self.group_base[sym] if sym <= self.ntiles else NO_GROUP
+            if base == NO_GROUP:
+                raise ImageError("damaged body (pointer into a missing group)")
+            t = (base + value) << self.align_shift
+        else:
+            t = value << self.align_shift
+        if t >= self.bits_len:
             raise ImageError("damaged body (address outside the body)")
-        return t, flags, target, pos + n
+        return t
+
+    def node_record(self, node: int) -> tuple[list[tuple[int, bool, int, int]], int]:
+        """The arcs stored at a node: ([(tile, final, target, kind)], jump target or -1).
+        target -1 is the sink."""
+        pos = node
+        state = 0
+        jump = -1
+        out = []
+        while True:
+            sym, flags, value, end, _ = self._arc(pos, state)
+            if sym == self.ntiles:
+                if state != 0 or jump >= 0 or (flags >> 2) < REL or flags & 3:
+                    raise ImageError("damaged body (misplaced jump)")
+                jump = self._target(self.ntiles, flags, value, end)
+                pos = end
+                continue
+            if out and sym <= out[-1][0]:
+                raise ImageError("damaged body (tiles out of order)")
+            out.append((sym, bool(flags & FINAL), self._target(sym, flags, value, end),
+                        flags >> 2))
+            pos = end
+            state = sym + 1
+            if flags & LAST:
+                return out, jump
+
+    def stored_nodes(self):
+        """(address, own arcs, jump) of every node stored in the body, reached from the
+        root through arcs and jumps, each once (see node_record)."""
+        if self.root == NO_ROOT:
+            return
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            a = stack.pop()
+            if a in seen:
+                continue
+            seen.add(a)
+            own, jump = self.node_record(a)
+            yield a, own, jump
+            stack.extend(t for _, _, t, _ in own if t >= 0 and t not in seen)
+            if jump >= 0 and jump not in seen:
+                stack.append(jump)
 
     def arcs_at(self, node: int) -> list[tuple[int, bool, int]]:
-        """[(tile, final, target)] of the node at body address node."""
+        """[(tile, final, target)] of the node at bit address node, jumps followed,
+        ascending tiles."""
         out = []
-        pos = node
-        while True:
-            t, flags, target, pos = self._arc(pos)
-            out.append((t, bool(flags & FINAL), target))
-            if flags & LAST:
+        for _ in range(MAX_JUMPS):
+            arcs, node = self.node_record(node)
+            out.extend((t, f, c) for t, f, c, _ in arcs)
+            if node < 0:
+                out.sort()
                 return out
+        raise ImageError("damaged body (too many jumps)")
 
     def contains_tiles(self, tiles) -> bool:
+        """The device's lookup: own arcs ascending, stop at a larger tile, then the jump."""
         if self.root == NO_ROOT or not tiles or len(tiles) > self.max_len:
+            return False
+        if len(tiles) < self.min_len:
             return False
         node = self.root
         final = False
-        arc = self._arc
+        T = self.ntiles
+        if self.prefix_depth and len(tiles) >= 2:
+            entry = self.prefix(tiles[0], tiles[1])
+            if entry is None:
+                return False
+            final, node = entry
+            tiles = tiles[2:]
         for t in tiles:
             if node < 0:
                 return False
             pos = node
+            state = 0
+            jump = -1
+            jumps = 0
             while True:
-                at, flags, target, pos = arc(pos)
-                if at == t:
-                    final = flags & FINAL
-                    node = target
+                sym, flags, value, end, _ = self._arc(pos, state)
+                if sym == T:
+                    if state != 0:
+                        raise ImageError("damaged body (misplaced jump)")
+                    jump = self._target(T, flags, value, end)
+                    pos = end
+                    continue
+                if sym == t:
+                    final = bool(flags & FINAL)
+                    node = self._target(sym, flags, value, end)
                     break
-                if flags & LAST:
-                    return False
-        return bool(final)
+                if sym > t or flags & LAST:
+                    if jump < 0:
+                        return False
+                    jumps += 1
+                    if jumps > MAX_JUMPS:
+                        raise ImageError("damaged body (too many jumps)")
+                    pos, state, jump = jump, 0, -1
+                    continue
+                pos = end
+                state = sym + 1
+        return final
+
+    def prefix(self, t1: int, t2: int) -> tuple[bool, int] | None:
+        """The two-tile table: None if no word starts with t1 t2, else (final, node
+        after both tiles, -1 for the sink)."""
+        T = self.ntiles
+        if t1 >= T or t2 >= T:
+            return None
+        at = PREFIX_ENTRY * (t1 * T + t2)
+        v = int.from_bytes(self.logical[at:at + PREFIX_ENTRY], "big")
+        if v == 0:
+            return None
+        node = (v >> 1) - 1
+        if node >= self.bits_len:
+            raise ImageError("damaged body (two-tile table points outside the body)")
+        return bool(v & 1), node
 
     def __contains__(self, word: str) -> bool:
         tiles = self.tiles_of(word)
@@ -520,13 +476,16 @@ class Image:
         if self.root == NO_ROOT:
             return
         out = []
+        memo: dict[int, list] = {}
         stack = [(self.root, ())]
-        seen_depth = self.max_len
         while stack:
             node, prefix = stack.pop()
-            if len(prefix) >= seen_depth:
+            if len(prefix) >= self.max_len:
                 raise ImageError("damaged body (path longer than the longest word)")
-            for t, final, target in self.arcs_at(node):
+            arcs = memo.get(node)
+            if arcs is None:
+                arcs = memo[node] = self.arcs_at(node)
+            for t, final, target in arcs:
                 w = prefix + (t,)
                 if final:
                     out.append(w)
@@ -552,14 +511,21 @@ class Image:
             "words": self.words,
             "arcs": self.arcs,
             "nodes": self.nodes,
+            "jumps": self.jumps,
             "shortest": self.min_len,
             "longest": self.max_len,
-            "tiles": [{"tile": t, "blank_only": b} for t, b in self.tile_table()],
+            "tiles": [{"tile": t, "lower": lo, "blank_only": b}
+                      for t, lo, b in zip(self.tile_strings, self.tile_lower, self.blank_only)],
             "sha256": self.sha256.hex(),
             "body_crc32": f"{self.body_crc:08x}",
             "header_length": self.header_len,
             "body_offset": self.body_offset,
             "body_length": self.body_len,
+            "page_size": 1 << self.page_shift,
+            "pages": self.body_len // ((1 << self.page_shift) + CHECK),
+            "align_bits": 1 << self.align_shift,
+            "contexts": len(self.s1),
+            "prefix_table": self.prefix_depth,
             "image_length": len(self.data),
             "root": None if self.root == NO_ROOT else self.root,
         }

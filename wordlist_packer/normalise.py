@@ -1,18 +1,24 @@
 """Language profiles and the normalisation of word list entries into tile sequences.
 
-A normalised word is a ``str`` whose characters are ``chr(tile_index)``: ordinary string
-comparison then orders words by tile index, which is the order the graph is built in.
+A normalised word is a ``str`` of *code characters*: tile index ``i`` is
+``chr(CODE_BASE + i)``. Ordinary string comparison then orders words by tile index,
+which is the order the graph is built in, and no code is a line feed, so a list of words
+can be joined and split like text.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from itertools import chain, compress
+from operator import ne
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from .graph import CODE_BASE
 
 # Reasons an entry is dropped (the keys of the report).
 CAPITAL = "capital"
@@ -25,8 +31,21 @@ DUPLICATE = "duplicate"
 UNDECODABLE = "undecodable"
 REASONS = (CAPITAL, ABBREVIATION, NON_LETTER, FOREIGN_LETTER, TOO_SHORT, TOO_LONG,
            DUPLICATE, UNDECODABLE)
+# What each rule is, for messages (the profile's description names its source).
+RULES = {
+    CAPITAL: "a capital letter (a name)",
+    ABBREVIATION: "only capitals or more than one capital (an abbreviation)",
+    NON_LETTER: "a character that is not a letter (hyphen, apostrophe, dot, digit, space)",
+    FOREIGN_LETTER: "a letter that is not a tile of the language",
+    TOO_SHORT: "shorter than the shortest word the rules allow",
+    TOO_LONG: "longer than --max-length",
+    DUPLICATE: "the same word as an earlier entry after normalisation",
+    UNDECODABLE: "a line that is not valid text in the input encoding",
+}
 
 MAX_TILES = 250  # image limit on tiles (indices 0..249)
+_SENTINEL = "\x01"
+_CHUNK = 1 << 22  # characters normalised at a time
 
 
 class ProfileError(ValueError):
@@ -134,47 +153,105 @@ class Profile:
         self.single_char = all(len(t) == 1 for t in self.tiles)
         self._tile_chars = set("".join(self.tiles))
         self._map_chars = set("".join(self.map))
-        # Fast path: entries made only of characters that are tiles by themselves.
-        lower: dict[str, int] = {}
-        upper: dict[str, int] = {}
-        for t, i in self.tile_index.items():
-            if len(t) != 1 or t in self.map:
-                continue
-            lo = t.lower()
-            if len(lo) == 1 and lo.upper() == t and lo not in self.map:
-                lower[lo] = i
-            if t.upper() == t and t.lower() != t:
-                upper[t] = i
-        self._fast_re = None
-        self._fast_trans = {}
-        if self.single_char and lower:
-            lo_cls = "".join(re.escape(c) for c in sorted(lower))
-            up_cls = "".join(re.escape(c) for c in sorted(upper))
-            if self.drop_capitalised:
-                pat, table = f"[{lo_cls}]+", lower
-            elif self.drop_abbreviations:
-                pat = f"[{up_cls}]?[{lo_cls}]+" if up_cls else f"[{lo_cls}]+"
-                table = {**lower, **upper}
-            else:
-                pat = f"[{lo_cls}{up_cls}]+"
-                table = {**lower, **upper}
-            self._fast_re = re.compile(pat).fullmatch
-            self._fast_trans = {ord(c): i for c, i in table.items()}
         self._map_items = sorted(self.map.items(), key=lambda kv: -len(kv[0]))
         alts = sorted(self.tiles, key=lambda t: (-len(t), t))
         self._tok_re = re.compile("|".join(re.escape(t) for t in alts))
-        self._upper_trans = {ord(t): i for t, i in self.tile_index.items() if len(t) == 1}
-        self.abbrev_mode = self.drop_abbreviations
+        self._upper_trans = {ord(t): CODE_BASE + i for t, i in self.tile_index.items()
+                             if len(t) == 1}
+        self._fold_cache: dict[str, str] = {}
+        self._compile_fast()
+
+    def _compile_fast(self) -> None:
+        """The bulk path: a translation of whole text chunks and a regular expression that
+        finds the lines made only of plain tile letters (by far most lines), which give
+        the same codes as the per-entry rules; every other line takes the per-entry path."""
+        T = len(self.tiles)
+        self._fast = None
+        self._fast_chars = None
+        self._fast_for = (self.min_length, self.max_length)
+        if not self.single_char:
+            return
+        lower: dict[str, int] = {}
+        upper: dict[str, int] = {}
+        for t, i in self.tile_index.items():
+            if t in self._map_chars:
+                continue
+            lo = t.lower()
+            if (len(lo) == 1 and lo != t and lo.upper() == t and lo not in self._map_chars
+                    and unicodedata.is_normalized("NFC", lo)):
+                lower[lo] = i
+            if t.upper() == t and t.lower() != t and unicodedata.is_normalized("NFC", t):
+                upper[t] = i
+        if not lower:
+            return
+        table: dict[int, str] = {c: _SENTINEL for c in range(CODE_BASE, CODE_BASE + 2 * T)}
+        for ch, i in lower.items():
+            table[ord(ch)] = chr(CODE_BASE + i)
+        lo_cls = "[%s-%s]" % (re.escape(chr(CODE_BASE)), re.escape(chr(CODE_BASE + T - 1)))
+        up_cls = "[%s-%s]" % (re.escape(chr(CODE_BASE + T)), re.escape(chr(CODE_BASE + 2 * T - 1)))
+        lo_n = self.min_length
+        hi_n = self.max_length or ""
+        length = "(?=[^\n]{%d,%s}$)" % (max(lo_n, 1), hi_n)
+        shift_first = False
+        if self.drop_capitalised:
+            body = lo_cls + "+"
+        elif self.drop_abbreviations:
+            for ch, i in upper.items():
+                table[ord(ch)] = chr(CODE_BASE + T + i)
+            body = up_cls + "?" + lo_cls + "+"
+            shift_first = True
+        else:
+            for ch, i in upper.items():
+                table[ord(ch)] = chr(CODE_BASE + i)
+            body = "[%s-%s]+" % (re.escape(chr(CODE_BASE)), re.escape(chr(CODE_BASE + T - 1)))
+        self._fast = (table, re.compile("^" + length + body + "$", re.M),
+                      re.compile("^(?!" + length + body + "$)[^\n]*$", re.M),
+                      CODE_BASE + T if shift_first else 0, T)
+        self._fast_chars = (lower, upper if not self.drop_capitalised else {},
+                            shift_first)
+
+    def fold(self, ch: str) -> str:
+        """A letter that is not a tile, by Unicode: the base letter with its combining
+        marks removed, except marks that make a letter the rules keep as its own (a tile:
+        Ä in German, Å in Norwegian). 'Ò' -> 'O', 'Ǘ' -> 'Ü' (German), 'Ǻ' -> 'Å'."""
+        out = self._fold_cache.get(ch)
+        if out is not None:
+            return out
+        d = unicodedata.normalize("NFD", ch)
+        out = ""
+        for x in d:
+            if not unicodedata.combining(x):
+                out += x
+                continue
+            if not out:
+                continue
+            joined = unicodedata.normalize("NFC", out[-1] + x)
+            if len(joined) == 1 and joined in self._tile_chars:
+                out = out[:-1] + joined
+        self._fold_cache[ch] = out
+        return out
 
     def normalise(self, entry: str) -> tuple[str | None, str]:
         """``(codes, "")`` for a kept entry or ``(None, reason)``. ``entry`` is stripped."""
-        fast = self._fast_re
-        if fast is not None and fast(entry):
-            codes = entry.translate(self._fast_trans)
-        else:
-            codes, reason = self._slow(entry)
-            if codes is None:
-                return None, reason
+        fast = self._current_fast()
+        if fast is not None:
+            tr = entry.translate(fast[0])
+            if fast[1].fullmatch(tr):
+                if fast[3] and tr[0] >= chr(fast[3]):
+                    tr = chr(ord(tr[0]) - fast[4]) + tr[1:]
+                return tr, ""
+        return self._checked(entry)
+
+    def _current_fast(self):
+        # the length limits may be set after the profile was made (--max-length)
+        if self._fast_for != (self.min_length, self.max_length):
+            self._compile_fast()
+        return self._fast
+
+    def _checked(self, entry: str) -> tuple[str | None, str]:
+        codes, reason = self._slow(entry)
+        if codes is None:
+            return None, reason
         n = len(codes)
         if n < self.min_length:
             return None, TOO_SHORT
@@ -183,13 +260,15 @@ class Profile:
         return codes, ""
 
     def _slow(self, entry: str) -> tuple[str | None, str]:
+        if self.drop_capitalised and entry.lower() != entry:
+            return None, CAPITAL            # quick: most entries off the bulk path
         s = unicodedata.normalize("NFC", entry)
         ncap = sum(1 for c in s if c.isupper() or c.istitle())
         if self.drop_capitalised and ncap:
             return None, CAPITAL
         if self.drop_abbreviations and any(
                 not c.isalpha() and c not in self._tile_chars and c not in self._map_chars
-                for c in s):
+                and not unicodedata.combining(c) for c in s):
             return None, NON_LETTER
         if self.drop_abbreviations and (ncap >= 2 or (ncap and not any(c.islower() for c in s))):
             return None, ABBREVIATION
@@ -198,15 +277,7 @@ class Profile:
             if k in u:
                 u = u.replace(k, v)
         if self.strip_diacritics:
-            out = []
-            for c in u:
-                if c in self._tile_chars or c.isascii():
-                    out.append(c)
-                else:
-                    d = unicodedata.normalize("NFD", c)
-                    base = "".join(x for x in d if not unicodedata.combining(x))
-                    out.append(base if base else "")
-            u = "".join(out)
+            u = "".join(c if c in self._tile_chars or c.isascii() else self.fold(c) for c in u)
         if not u:
             return None, NON_LETTER
         if self.single_char:
@@ -223,13 +294,17 @@ class Profile:
             mm = m(u, pos)
             if mm is None:
                 return None, (FOREIGN_LETTER if u[pos].isalpha() else NON_LETTER)
-            parts.append(chr(ti[mm.group()]))
+            parts.append(chr(CODE_BASE + ti[mm.group()]))
             pos = mm.end()
         return "".join(parts), ""
 
     def display(self, codes: str) -> str:
         t = self.tiles
-        return "".join(t[ord(c)] for c in codes)
+        return "".join(t[ord(c) - CODE_BASE] for c in codes)
+
+    def indices(self, codes: str) -> list[int]:
+        """Tile indices of a normalised word."""
+        return [ord(c) - CODE_BASE for c in codes]
 
     def encode_word(self, word: str) -> str | None:
         """Tiles of a query word (any case, accents per profile) or None."""
@@ -260,43 +335,228 @@ class NormaliseResult:
     lines: int                    # entries read (not blank, not comment)
     report: list[tuple[int, str, str]] | None  # (line, reason, entry) when asked
 
+    def dropped_total(self) -> int:
+        return sum(self.dropped.values())
 
-def normalise_lines(profile: Profile, lines, want_report: bool = False,
-                    first_line: int = 1) -> NormaliseResult:
+
+def normalise_lines(profile: Profile, lines, want_report: bool = False) -> NormaliseResult:
     """Normalise an iterable of text lines (already decoded; BOM and CR allowed)."""
-    dropped: Counter = Counter()
-    report: list | None = [] if want_report else None
+    return normalise_text(profile, "\n".join(lines), want_report)
+
+
+def normalise_text(profile: Profile, text: str, want_report: bool = False) -> NormaliseResult:
+    """Normalise a whole decoded text, one entry per line. Most lines are handled in bulk
+    (profile._fast); the others one by one."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    tally = _Tally(profile, want_report)
     kept: list[str] = []
-    norm = profile.normalise
-    n_entries = 0
-    append = kept.append
-    for lineno, raw in enumerate(lines, first_line):
+    fast = profile._current_fast()
+    lineno = 1
+    pos = 0
+    while pos < len(text):
+        end = text.find("\n", min(pos + _CHUNK, len(text)))
+        end = len(text) if end < 0 else end + 1
+        chunk = text[pos:end]
+        if fast is not None:
+            table, fast_re, slow_re, shift_at, T = fast
+            tr = chunk.translate(table)
+            found = fast_re.findall(tr)
+            if shift_at:
+                found = [w if w[0] < chr(shift_at) else chr(ord(w[0]) - T) + w[1:]
+                         for w in found]
+            kept += found
+            tally.entries += len(found)
+            candidates = ((n, chunk[m.start():m.end()]) for n, m in
+                          _numbered(tr, slow_re, lineno))
+        else:
+            candidates = enumerate(chunk.split("\n")[:-1] if chunk.endswith("\n")
+                                   else chunk.split("\n"), lineno)
+        for n, raw in candidates:
+            tally.entry(n, raw)
+        lineno += chunk.count("\n")
+        pos = end
+    return _finish(profile, kept, tally, lambda: text)
+
+
+def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
+                   ) -> NormaliseResult | None:
+    """normalise_text() on UTF-8 bytes without decoding the bulk: the lines made only of
+    plain tile letters are found in the bytes themselves (a multi-byte letter becomes a
+    placeholder byte and fillers, so positions stay those of the input). None if this
+    profile or input needs the text path."""
+    profile._current_fast()
+    if profile._fast_chars is None:
+        return None
+    lower, upper, abbrev = profile._fast_chars
+    T = len(profile.tiles)
+    if CODE_BASE + 2 * T > 0xFF:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    filler = next((b for b in range(2, 0x20) if b not in (9, 10, 13) and
+                   data.find(bytes([b])) < 0), None)
+    if filler is None:
+        return None
+    F = bytes([filler])
+    table = bytearray(range(256))
+    for b in range(0x80, 0x100):
+        table[b] = 1
+    for b in range(CODE_BASE, CODE_BASE + 2 * T):
+        table[b] = 1
+    placeholder = 0x80
+    replace = []
+    for chars, offset in ((lower, 0), (upper, T if abbrev else 0)):
+        for ch, i in chars.items():
+            enc = ch.encode("utf-8")
+            code = CODE_BASE + offset + i
+            if len(enc) == 1:
+                table[enc[0]] = code
+            else:
+                if placeholder > 0xBF:
+                    return None
+                replace.append((enc, bytes([placeholder]) + F * (len(enc) - 1)))
+                table[placeholder] = code
+                placeholder += 1
+    lo = re.escape(bytes([CODE_BASE])) + b"-" + re.escape(bytes([CODE_BASE + T - 1]))
+    up = re.escape(bytes([CODE_BASE + T])) + b"-" + re.escape(bytes([CODE_BASE + 2 * T - 1]))
+    f = re.escape(F)
+    tile = b"(?:[" + lo + b"]" + f + b"*)"
+    n0 = max(profile.min_length, 1)
+    n1 = profile.max_length
+    rest = b"[" + lo + b"][" + lo + f + b"]*"          # one tile, then any more
+    if n1:      # a length limit: count tiles one by one (slower, rarely asked for)
+        if abbrev:
+            body = (b"(?:[" + up + b"]" + f + b"*" + tile + b"{%d,%d}|" % (
+                max(n0 - 1, 1), n1 - 1) + tile + b"{%d,%d})" % (n0, n1))
+        else:
+            body = tile + b"{%d,%d}" % (n0, n1)
+    elif abbrev:
+        body = (b"(?:[" + up + b"]" + f + b"*" + tile + b"{%d}" % max(n0 - 2, 0) + rest +
+                b"|" + tile + b"{%d}" % (n0 - 1) + rest + b")")
+    else:
+        body = tile + b"{%d}" % (n0 - 1) + rest
+    fast_re = re.compile(b"^" + body + b"$", re.M)
+    slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
+    down = None
+    if abbrev:
+        down = bytearray(range(256))
+        for i in range(T):
+            down[CODE_BASE + T + i] = CODE_BASE + i
+    kept: list[str] = []
+    tally = _Tally(profile, want_report)
+    lineno = 1
+    pos = 0
+    while pos < len(data):
+        end = data.find(b"\n", min(pos + _CHUNK, len(data)))
+        end = len(data) if end < 0 else end + 1
+        chunk = data[pos:end]
+        try:
+            chunk.decode("utf-8")       # a stray byte must not pass as a placeholder
+        except UnicodeDecodeError:
+            return None
+        work = chunk
+        for enc, sub in replace:
+            work = work.replace(enc, sub)
+        tr = work.translate(table)
+        del work
+        joined = b"\n".join(fast_re.findall(tr)).translate(None, F)
+        if down is not None:
+            joined = joined.translate(down)
+        if joined:
+            found = joined.decode("latin-1").split("\n")
+            tally.entries += len(found)
+            kept += found
+            del found
+        del joined
+        at = 0
+        for m in slow_re.finditer(tr):
+            start = m.start()
+            lineno += tr.count(b"\n", at, start)
+            at = start
+            tally.entry(lineno, chunk[start:m.end()].decode("utf-8"))
+        lineno += tr.count(b"\n", at)
+        pos = end
+    return _finish(profile, kept, tally, lambda: data.decode("utf-8"))
+
+
+class _Tally:
+    """What the per-entry rules make of the lines off the bulk path: counts by reason,
+    the report, the kept entries with their line numbers."""
+
+    def __init__(self, profile: Profile, want_report: bool) -> None:
+        self.norm = profile._checked
+        self.dropped: Counter = Counter()
+        self.report: list | None = [] if want_report else None
+        self.kept: list[tuple[str, int]] = []
+        self.entries = 0
+
+    def entry(self, lineno: int, raw: str) -> None:
         e = raw.strip()
         if not e or e[0] == "#":
-            continue
-        n_entries += 1
-        codes, reason = norm(e)
+            return
+        self.entries += 1
+        codes, reason = self.norm(e)
         if codes is None:
-            dropped[reason] += 1
-            if report is not None:
-                report.append((lineno, reason, e))
+            self.dropped[reason] += 1
+            if self.report is not None:
+                self.report.append((lineno, reason, e))
         else:
-            append(codes if report is None else (codes, lineno, e))
+            self.kept.append((codes, lineno))
+
+
+def _finish(profile, kept, tally: _Tally, text_of) -> NormaliseResult:
+    slow_kept, dropped, report, n_entries = tally.kept, tally.dropped, tally.report, tally.entries
+    kept += [c for c, _ in slow_kept]
+    kept.sort()
+    # drop repeats: keep a word where it differs from the one before
+    words = list(compress(kept, map(ne, kept, chain(("",), kept))))
+    dup = len(kept) - len(words)
+    if dup:
+        dropped[DUPLICATE] += dup
+        if report is not None:
+            report.extend(_duplicates(profile, text_of(), kept, slow_kept))
     if report is not None:
-        seen: set[str] = set()
-        words = []
-        for codes, lineno, e in kept:
-            if codes in seen:
-                dropped[DUPLICATE] += 1
-                report.append((lineno, DUPLICATE, e))
-            else:
-                seen.add(codes)
-                words.append(codes)
-        words.sort()
         report.sort()
-    else:
-        uniq = set(kept)
-        if len(uniq) != len(kept):
-            dropped[DUPLICATE] += len(kept) - len(uniq)
-        words = sorted(uniq)
     return NormaliseResult(words, dropped, n_entries, report)
+
+
+def _numbered(text: str, regex, lineno: int):
+    pos = 0
+    for m in regex.finditer(text):
+        lineno += text.count("\n", pos, m.start())
+        pos = m.start()
+        yield lineno, m
+
+
+def _duplicates(profile: Profile, text: str, kept: list[str], slow_kept) -> list:
+    """(line, DUPLICATE, entry) for every kept entry after the first with the same codes
+    (a second pass, only when the list has duplicates)."""
+    counts = Counter()
+    prev = None
+    for w in kept:
+        if w == prev:
+            counts[w] += 1
+        prev = w
+    twice = set(counts)
+    by_line = {n: c for c, n in slow_kept}
+    seen: set[str] = set()
+    out = []
+    fast = profile._fast
+    for n, raw in enumerate(text.split("\n"), 1):
+        codes = by_line.get(n)
+        if codes is None and fast is not None:
+            table, fast_re, _, shift_at, T = fast
+            tr = raw.translate(table)
+            if fast_re.fullmatch(tr):
+                codes = tr if not shift_at or tr[0] < chr(shift_at) else (
+                    chr(ord(tr[0]) - T) + tr[1:])
+        if codes is None or codes not in twice:
+            continue
+        if codes in seen:
+            out.append((n, DUPLICATE, raw.strip()))
+        else:
+            seen.add(codes)
+    return out

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import graph as graph_mod
-from .image import Image, ImageError, Meta, source_sha256, write_image
-from .normalise import UNDECODABLE, NormaliseResult, Profile, normalise_lines
+from .graph import CODE_BASE
+from .image import NO_ROOT, Image, ImageError, Meta, source_sha256, write_image
+from .normalise import (DUPLICATE, RULES, UNDECODABLE, NormaliseResult, Profile, normalise_lines,
+                        normalise_text, normalise_utf8)
 
 
 class InputError(ValueError):
@@ -34,10 +36,10 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         raise InputError(f"cannot read {p}: {e}") from None
 
 
-def decode_lines(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
-                 ) -> tuple[list[str], list[tuple[int, str]]]:
-    """Lines of the input; bad lines are (line number, repr) in the second list when
-    skip_bad, otherwise an InputError names the first bad line."""
+def decode_text(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
+                ) -> tuple[str, list[tuple[int, str]]]:
+    """The input as text; bad lines are (line number, repr) in the second list (and
+    empty in the text) when skip_bad, otherwise an InputError names the first bad line."""
     enc = encoding.lower().replace("_", "-")
     if enc in ("utf-8", "utf8"):
         enc = "utf-8-sig"
@@ -58,10 +60,17 @@ def decode_lines(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
                 bad.append((n, repr(raw)[2:-1]))
                 s = ""
             lines.append(s)
-        return lines, bad
+        return "\n".join(lines), bad
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.split("\n"), []
+    return text, []
+
+
+def decode_lines(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
+                 ) -> tuple[list[str], list[tuple[int, str]]]:
+    """Lines of the input (see decode_text)."""
+    text, bad = decode_text(data, encoding, skip_bad)
+    return text.split("\n"), bad
 
 
 @dataclass
@@ -72,8 +81,19 @@ class Loaded:
 
 def load_words(path, profile: Profile, encoding="utf-8", skip_bad=False,
                want_report=False) -> Loaded:
-    lines, bad = decode_lines(read_bytes(path), encoding, skip_bad)
-    res = normalise_lines(profile, lines, want_report=want_report)
+    data = read_bytes(path)
+    res = None
+    bad: list = []
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        # most lines found in the bytes; None: a line that is not UTF-8, or a profile
+        # the byte path cannot take
+        res = normalise_utf8(profile, data, want_report=want_report)
+    if res is None:
+        text, bad = decode_text(data, encoding, skip_bad)
+    del data
+    if res is None:
+        res = normalise_text(profile, text, want_report=want_report)
+        del text
     if bad:
         res.dropped[UNDECODABLE] += len(bad)
         res.lines += len(bad)
@@ -104,7 +124,7 @@ def build_date(explicit: str | int | None = None) -> int:
 
 
 def build_image(words: list[str], profile: Profile, name: str = "", version: str = "",
-                date: int = 0, progress=None) -> tuple[bytes, graph_mod.Graph]:
+                date: int = 0, progress=None, **layout) -> tuple[bytes, graph_mod.Graph]:
     """words: sorted unique normalised words (as from normalise_lines)."""
     g = graph_mod.build(words, progress=(lambda n: progress(f"graph: {n} words"))
                         if progress else None)
@@ -112,7 +132,7 @@ def build_image(words: list[str], profile: Profile, name: str = "", version: str
                 blank_only=[t in profile.blank_only for t in profile.tiles],
                 name=name, version=version, date=date,
                 sha256=source_sha256(words, profile.tiles))
-    return write_image(g, meta, progress), g
+    return write_image(g, meta, progress, **layout), g
 
 
 def build_from_lines(lines, profile: Profile, **kw) -> bytes:
@@ -122,12 +142,44 @@ def build_from_lines(lines, profile: Profile, **kw) -> bytes:
 
 
 # ----------------------------------------------------------------------------------------
+# what may be packed
+
+DEFAULT_MAX_DROP_SHARE = 0.5
+
+
+class DropError(InputError):
+    """The list keeps no words, or drops more entries than allowed."""
+
+
+def check_drops(res: NormaliseResult, max_share: float | None = DEFAULT_MAX_DROP_SHARE
+                ) -> None:
+    """Refuse a list that keeps no words, or (max_share not None) drops more than that
+    share of its entries, naming the rules that dropped them."""
+    total = res.lines
+    # a repeated word is no rule's doing: the share counts the entries a rule dropped
+    dropped = res.dropped_total() - res.dropped.get(DUPLICATE, 0)
+    if total == 0:
+        raise DropError("the input holds no entries: nothing to pack")
+    rules = "; ".join(f"{reason}: {n:,} ({RULES[reason]})"
+                      for reason, n in res.dropped.most_common() if n and reason != DUPLICATE)
+    if not res.words:
+        raise DropError(f"no word kept: all {total:,} entries dropped ({rules}). "
+                        "Is this the right --language, and is the list in lower case "
+                        "where the rules drop capitals?")
+    if max_share is not None and dropped > max_share * total:
+        raise DropError(f"{dropped:,} of {total:,} entries dropped ({100 * dropped / total:.1f} %, "
+                        f"more than {100 * max_share:.0f} %): {rules}. Is this the right "
+                        "--language? Use --allow-drops to pack the list anyway.")
+
+
+# ----------------------------------------------------------------------------------------
 # verification
 
 def decode_graph(img: Image) -> tuple[dict[int, list[tuple[int, bool, int]]], int]:
-    """Every node reachable from the root: {address: [(tile, final, target)]}."""
+    """Every node reachable from the root: {address: [(tile, final, target)]}, jumps
+    followed (a node's whole arc list)."""
     nodes: dict[int, list] = {}
-    if img.root < 0 or img.root == 0xFFFFFFFF:
+    if img.root == NO_ROOT:
         return nodes, -1
     stack = [img.root]
     while stack:
@@ -140,6 +192,17 @@ def decode_graph(img: Image) -> tuple[dict[int, list[tuple[int, bool, int]]], in
             if t >= 0 and t not in nodes:
                 stack.append(t)
     return nodes, img.root
+
+
+def stored_counts(img: Image) -> tuple[int, int, int]:
+    """(arcs, nodes, jumps) stored in the body, counted from the root through arcs and
+    jumps (what the header's counts must say)."""
+    arcs = nodes = jumps = 0
+    for _, own, jump in img.stored_nodes():
+        nodes += 1
+        arcs += len(own)
+        jumps += jump >= 0
+    return arcs, nodes, jumps
 
 
 def count_words(nodes: dict, root: int) -> int:
@@ -181,7 +244,7 @@ def isomorphic(nodes: dict, root: int, g: graph_mod.Graph) -> bool:
                 return False
             continue
         m[a] = nid
-        arcs = sorted(nodes[a])
+        arcs = nodes[a]
         ref = g.nodes[nid]
         if len(arcs) * 3 != len(ref):
             return False
@@ -194,6 +257,30 @@ def isomorphic(nodes: dict, root: int, g: graph_mod.Graph) -> bool:
             if tgt >= 0:
                 stack.append((tgt, child))
     return len(set(m.values())) == len(m)
+
+
+def header_mismatches(img: Image, words: list[str], profile: Profile) -> list[str]:
+    """Every header field that the list and its profile determine, compared: a header
+    edited with both CRCs recomputed fails here."""
+    out = []
+
+    def field(name, image_value, list_value):
+        if image_value != list_value:
+            out.append(f"header field {name}: image says {image_value!r}, the list gives "
+                       f"{list_value!r}")
+
+    lengths = [len(w) for w in words]
+    field("language", img.language, profile.language)
+    field("tiles", img.tile_strings, list(profile.tiles))
+    field("lower-case tiles", img.tile_lower, [t.lower() for t in profile.tiles])
+    field("blank-only tiles", [t for t, b in zip(img.tile_strings, img.blank_only) if b],
+          [t for t in profile.tiles if t in profile.blank_only])
+    field("words", img.words, len(words))
+    field("shortest", img.min_len, min(lengths) if words else 0)
+    field("longest", img.max_len, min(max(lengths), 255) if words else 0)
+    if img.sha256 != source_sha256(words, profile.tiles):
+        out.append("header field sha256: differs from the SHA-256 of the normalised list")
+    return out
 
 
 @dataclass
@@ -227,21 +314,29 @@ def one_tile_edits(word: tuple, ntiles: int, rng: random.Random, k: int) -> list
     return out
 
 
+def _codes(tiles) -> str:
+    return "".join(chr(CODE_BASE + t) for t in tiles)
+
+
 def verify(img: Image, words: list[str], profile: Profile, samples: int = 20_000,
            edits_per_word: int = 10, seed: int = 1, full_lookup: bool = False,
            progress=None) -> VerifyReport:
-    """Check the image against the normalised word list."""
-    mism: list[str] = []
+    """Check the image against the normalised word list: every header field the list
+    determines, the stored counts, the automaton node for node, and lookups."""
+    mism: list[str] = header_mismatches(img, words, profile)
     disp = profile.display
-    if [t for t in img.tile_strings] != list(profile.tiles):
-        mism.append("tile table differs from the profile")
-        return VerifyReport(False, len(words), 0, 0, mism, "tiles", False)
     sha_ok = img.sha256 == source_sha256(words, profile.tiles)
-    if not sha_ok:
-        mism.append("SHA-256 of the normalised source differs")
-    if img.words != len(words):
-        mism.append(f"header says {img.words} words, the list has {len(words)}")
+    if img.tile_strings != list(profile.tiles):
+        return VerifyReport(False, len(words), 0, 0, mism, "tiles", sha_ok)
     # 1. the whole language: decode the image graph and compare it with the list
+    if progress:
+        progress("verify: decoding the image")
+    arcs, nodes_n, jumps = stored_counts(img)
+    for name, have, want in (("arcs", img.arcs, arcs), ("nodes", img.nodes, nodes_n),
+                             ("jumps", img.jumps, jumps)):
+        if have != want:
+            mism.append(f"header field {name}: image says {have}, the body holds {want}")
+    mism += prefix_mismatches(img)
     nodes, root = decode_graph(img)
     method = "isomorphic to the list's minimal automaton, word count equal"
     if progress:
@@ -254,7 +349,7 @@ def verify(img: Image, words: list[str], profile: Profile, samples: int = 20_000
     if not same or full_lookup:
         method = "every word looked up"
         for w in words:
-            if not img.contains_tiles([ord(c) for c in w]):
+            if not img.contains_tiles([ord(c) - CODE_BASE for c in w]):
                 mism.append(f"word rejected: {disp(w)}")
                 if len(mism) > 50:
                     break
@@ -266,13 +361,13 @@ def verify(img: Image, words: list[str], profile: Profile, samples: int = 20_000
     nonwords = 0
     nt = len(profile.tiles)
     for w in sample:
-        t = tuple(ord(c) for c in w)
+        t = tuple(ord(c) - CODE_BASE for c in w)
         if img.contains_tiles(t):
             acc += 1
         else:
             mism.append(f"word rejected: {disp(w)}")
         for e in one_tile_edits(t, nt, rng, edits_per_word):
-            s = "".join(map(chr, e))
+            s = _codes(e)
             expect = s in wordset
             if not expect:
                 nonwords += 1
@@ -281,3 +376,21 @@ def verify(img: Image, words: list[str], profile: Profile, samples: int = 20_000
         if len(mism) > 50:
             break
     return VerifyReport(not mism, len(words), acc, nonwords, mism[:50], method, sha_ok)
+
+
+def prefix_mismatches(img: Image) -> list[str]:
+    """The two-tile table against the graph read from the root."""
+    if not img.prefix_depth or img.root == NO_ROOT:
+        return []
+    T = img.ntiles
+    want: dict[tuple[int, int], tuple[bool, int]] = {}
+    for t1, _, c1 in img.arcs_at(img.root):
+        if c1 >= 0:
+            for t2, f2, c2 in img.arcs_at(c1):
+                want[(t1, t2)] = (f2, c2)
+    out = []
+    for t1 in range(T):
+        for t2 in range(T):
+            if img.prefix(t1, t2) != want.get((t1, t2)):
+                out.append(f"two-tile table entry {t1},{t2} disagrees with the graph")
+    return out[:10]

@@ -7,6 +7,7 @@
 from micropython import const
 
 LEXICON = "lexicon.dawg"
+VERIFIED = "lexicon.ok"     # digest of the list's full check: opened by its header after
 # The word list's block cache: 4 KB where the heap can grow large (PSRAM), 2 KB on a
 # board with internal RAM only (the lean target), where a lookup then reads 6.8 flash
 # blocks instead of 5.6 (bench/bench_lexicon.py --cache): nothing a player notices.
@@ -45,7 +46,7 @@ def open_lexicon():
     from lexicon import LexiconError, open_file
 
     try:
-        return open_file(LEXICON, cache_bytes=cache_bytes()), None
+        return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
     except LexiconError as e:
         return None, e.kind
 

@@ -1,11 +1,27 @@
-# The word graph image (docs/wordlist-format.md, major version 1) read straight
-# from flash: only the header's opcode and tile tables live in RAM; the body is
-# read through a small cache of fixed blocks.  Each cache slot holds its block
-# plus the next 8 bytes, so an arc (at most 7 bytes) that starts in a block is
-# always whole in its slot: the lookup never stitches bytes across slots.
+# The word graph image (docs/wordlist-format.md, major version 2) read straight
+# from flash.  Only the header's code tables and tile table live in RAM; the
+# body is read through a small cache of pages.  A cache slot holds one page, the
+# first 12 bytes of the next one and four zero bytes, which is exactly what the
+# page's check covers: every page is checked when it is read, so a damaged page
+# is reported, never answered from, and an arc that starts in a page is always
+# whole in its slot.  The check is a seed below 2**30 from which the CRC-32 of
+# the slot comes out below 4: comparing small integers allocates nothing on a
+# 32-bit chip.
+#
+# The full check of the body (CRC-32 of every byte) runs once, when an image is
+# installed: the link checks an upload, and open_file(record=...) checks an image
+# that came with the flash; either records the image's digest in a small file, so
+# that opening the list at every start reads the header only.
 
 import binascii
+import os
 import struct
+from array import array
+
+try:
+    from micropython import const   # compile-time constants: no room in RAM
+except ImportError:                 # CPython
+    const = int
 
 from lexicon.sources import FileSource, PartitionSource
 
@@ -14,16 +30,29 @@ VALID = 1
 TOO_LONG = 2        # longer than the list covers: the referee decides (TSO 1.2b)
 
 MAGIC = b"TCLX"
-MAJOR = 1
-PREFIX_LEN = 16
-TABLE_OFF = 80
-TABLE_LEN = 768
-STRINGS_OFF = TABLE_OFF + TABLE_LEN
-MAX_HEADER = 4096
-NO_ROOT = 0xFFFFFFFF
-ESCAPE = 0xFF
-UNUSED = 0xFE
-OVERHANG = 8        # longest arc is 7 bytes (escape 4 + 3 address bytes)
+MAJOR = 2
+_PREFIX_LEN = const(16)
+_TABLES_OFF = const(88)
+MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
+_NO_ROOT = const(0xFFFFFFFF)
+_NO_GROUP = const(0xFFFFFFFF)
+_OVERHANG = const(12)
+_CHECK = const(4)
+_MAX_WIDTH = const(25)
+_LOOSE = const(0x80)        # a pointer written with its width: _LOOSE_BITS, then the value
+_LOOSE_BITS = const(6)
+_LOOSE_MAX = const(32)
+_MAX_JUMPS = const(64)
+_MAX_CODE = const(15)
+_HOT = const(1 << 26)       # cache stamps: recency below, "read more than once" on top
+_COLD_SLOTS = const(2)      # slots kept for pages read once
+_PREFIX_MAX_TILES = const(64)
+# kinds of arcs (flags >> 2)
+_K_SINK = const(0)
+_K_NEXT = const(1)
+_K_REL = const(2)
+_K_GROUP = const(3)
+_K_ABS = const(4)
 
 
 class LexiconError(Exception):
@@ -38,132 +67,310 @@ def _damaged(detail):
     return LexiconError("damaged", detail)
 
 
+def _code_table(head, pos, counts_size, lim, off, limit):
+    """Append a canonical code table (docs/wordlist-format.md, section 3) to the
+    decoding arrays: for each length L, the first left-justified 15-bit window
+    whose code is longer than L, and the offset from a code to its symbol index.
+    Returns (position after the counts, number of symbols)."""
+    m = head[pos]
+    pos += 1
+    if m < 1 or m > _MAX_CODE:
+        raise _damaged("code table")
+    first = 0
+    index = 0
+    room = 1
+    for length in range(1, m + 1):
+        if counts_size == 1:
+            c = head[pos]
+        else:
+            c = head[pos] | head[pos + 1] << 8
+        pos += counts_size
+        room = 2 * room - c
+        if room < 0:
+            raise _damaged("code table")
+        if lim is not None:
+            lim.append((first + c) << (15 - length))
+            off.append(limit + index - first)
+        first = (first + c) << 1
+        index += c
+    if room:                # every window must decode: a complete code
+        raise _damaged("code table")
+    return pos, index
+
+
 class Lexicon:
-    def __init__(self, source, cache_bytes=4096, block_size=256, verify=True):
-        if block_size & (block_size - 1) or block_size < 32:
-            raise ValueError("block_size: a power of two, at least 32")
+    frequencies = None      # tile frequencies, when a later format carries them
+    record = None           # the digest record to drop when a lookup finds damage
+    verified_now = False    # True if opening ran the full check
+
+    def __init__(self, source, cache_bytes=4096, verify=True, verified=None):
         self.source = source
-        self.block_size = block_size
-        self._shift = 0
-        while (1 << self._shift) < block_size:
-            self._shift += 1
-        slots = max(1, cache_bytes // (block_size + OVERHANG))
-        self._bufs = [bytearray(block_size + OVERHANG) for _ in range(slots)]
+        self.reads = 0           # page reads from flash since opening (benchmarks)
+        self._read_header()
+        slot = self._page + _CHECK + _OVERHANG
+        slots = max(1, cache_bytes // slot)
+        self._bufs = [bytearray(slot) for _ in range(slots)]
         self._tags = [-1] * slots
         self._stamps = [0] * slots
         self._tick = 0
-        self.reads = 0          # block reads from flash since opening (benchmarks)
-        self.frequencies = None  # tile frequencies, when a later format carries them
-        self._read_header()
-        if verify:
+        if verify and verified != self.digest:
             self.verify()
+            self.verified_now = True
 
     # --- loading ------------------------------------------------------------
 
     def _read_header(self):
         src = self.source
-        prefix = bytearray(PREFIX_LEN)
-        if src.read_at(0, prefix) < PREFIX_LEN:
+        prefix = bytearray(_PREFIX_LEN)
+        self.reads += 1
+        if src.read_at(0, prefix) < _PREFIX_LEN:
             raise _damaged("shorter than the fixed prefix")
         if prefix[0:4] != MAGIC:
             raise _damaged("not a word graph image")
         major, minor, hlen, boff, blen = struct.unpack_from("<BBHII", prefix, 4)
         if major != MAJOR:
             raise LexiconError("unsupported", "format %d.%d" % (major, minor))
-        if hlen < STRINGS_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
+        if hlen < _TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
             raise _damaged("header lengths")
         if boff + blen != src.size and not isinstance(src, PartitionSource):
             raise _damaged("image is %d bytes, header says %d" % (src.size, boff + blen))
         if boff + blen > src.size:
             raise _damaged("image runs past the partition")
         head = bytearray(hlen)
+        self.reads += 1
         if src.read_at(0, head) < hlen:
             raise _damaged("truncated header")
         (crc,) = struct.unpack_from("<I", head, hlen - 4)
         if binascii.crc32(memoryview(head)[:hlen - 4]) & 0xFFFFFFFF != crc:
             raise _damaged("header CRC")
-        (self.body_crc, self.word_count, self.arc_count, self.node_count, root,
-         self.shortest, self.longest, ntiles) = struct.unpack_from("<IIIIIBBB", head, 16)
-        (self.build_date,) = struct.unpack_from("<Q", head, 40)
+        (body_crc, self.word_count, arcs, nodes, jumps, root, self.shortest, self.longest,
+         ntiles, pshift, ashift, ncontexts,
+         prefix) = struct.unpack_from("<IIIIIIBBBBBBB", head, 16)
+        self.body_crc = body_crc
         self.format = (major, minor)
+        # figures for header(), in one tuple (fewer attributes: less RAM)
+        self._counts = (arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0])
+        self.digest = "%08x %d" % (crc, boff + blen)
         self.body_offset = boff
         self.body_len = blen
-        self.root = -1 if root == NO_ROOT else root
-        if self.root >= blen:
-            raise _damaged("root outside the body")
-        self._ops = bytes(head[TABLE_OFF:TABLE_OFF + TABLE_LEN])
-        pos = STRINGS_OFF
+        if ntiles < 1 or pshift not in (7, 8, 10, 11, 12) or ashift > 8 or ncontexts < 1 or \
+                prefix not in (0, 2) or (prefix and ntiles > _PREFIX_MAX_TILES):
+            raise _damaged("header sizes")
+        page = 1 << pshift
+        if blen % (page + _CHECK):
+            raise _damaged("body is not whole pages")
+        self._page = page
+        self._pages = blen // (page + _CHECK)
+        bits = self._pages * page * 8
+        if bits >= 1 << 30:
+            raise _damaged("body too large")
+        if self.word_count == 0:
+            raise _damaged("the list holds no words")
+        self.root = -1 if root == _NO_ROOT else root
+        if self.root >= bits or self.root < 0:
+            raise _damaged("root")
+        try:
+            tables = self._read_tables(head, ntiles, ncontexts, hlen)
+        except IndexError:
+            raise _damaged("header tables")
+        # what lookup() needs, in one tuple (fewer attributes: less RAM)
+        if prefix and 32 * ntiles * ntiles > bits:
+            raise _damaged("two-tile table")
+        self._t = tables + (page, pshift, bits, ntiles, ashift, prefix)
+
+    def _read_tables(self, head, ntiles, ncontexts, hlen):
+        pos = _TABLES_OFF
+        ctxmap = head[pos:pos + ntiles + 1]
+        pos += ntiles + 1
+        # S1, one code per context: its counts per length, then its symbols, all in
+        # one bytes object (decoded length by length: little RAM)
+        s1 = bytearray()
+        counts_at = []
+        syms_at = []
+        for _ in range(ncontexts):
+            start = pos
+            m = head[pos]
+            pos, n = _code_table(head, pos, 1, None, None, 0)
+            for i in range(n):
+                if head[pos + i] > ntiles:
+                    raise _damaged("tile code table")
+            counts_at.append(len(s1))
+            s1 += head[start + 1:start + 1 + m]
+            syms_at.append(len(s1))
+            s1 += head[pos:pos + n]
+            pos += n
+        c1 = array("H", bytes(2 * (ntiles + 1)))    # arrays of their exact size: less RAM
+        y1 = array("H", bytes(2 * (ntiles + 1)))
+        for state in range(ntiles + 1):
+            c = ctxmap[state]
+            if c >= ncontexts:
+                raise _damaged("context map")
+            c1[state] = counts_at[c]
+            y1[state] = syms_at[c]
+        s1 = (c1, y1, bytes(s1))
+        lim = []
+        off = []
+        pos, n = _code_table(head, pos, 2, lim, off, 0)
+        for i in range(n):
+            flags = head[pos + 2 * i]
+            width = head[pos + 2 * i + 1]
+            kind = flags >> 2
+            if kind > _K_ABS or (kind >= _K_REL) != (1 <= width <= _MAX_WIDTH or width == _LOOSE) \
+                    or (kind < _K_REL and width):
+                raise _damaged("flag code table")
+        j = 0
+        while not lim[j]:           # the shortest flag code: decoding starts there
+            j += 1
+        s2 = (array("H", lim), array("h", off), bytes(head[pos:pos + 2 * n]), j)
+        pos += 2 * n
+        groups = array("I", struct.unpack_from("<%dI" % (ntiles + 1), head, pos))
+        pos += 4 * (ntiles + 1)
         strings = []
         try:
             for _ in range(3):
                 n = head[pos]
-                strings.append(str(bytes(head[pos + 1:pos + 1 + n]), "utf-8"))
+                strings.append(bytes(head[pos + 1:pos + 1 + n]).decode())
                 pos += 1 + n
-            tiles = []
+            tiles = [""] * ntiles       # lists of their exact size: less RAM
+            alt = [""] * ntiles
             blank = bytearray(ntiles)
             for i in range(ntiles):
                 flags, n = head[pos], head[pos + 1]
-                tiles.append(str(bytes(head[pos + 2:pos + 2 + n]), "utf-8"))
-                blank[i] = flags & 1
+                # decode() gives the interned string where there is one ("A"): less RAM
+                tile = bytes(head[pos + 2:pos + 2 + n]).decode()
                 pos += 2 + n
+                n = head[pos]
+                lower = bytes(head[pos + 1:pos + 1 + n]).decode().upper()
+                pos += 1 + n
+                tiles[i] = tile
+                # The typed form this interpreter's upper() leaves (MicroPython
+                # upper-cases ASCII only: 'ż' stays 'ż'); "" if the same.
+                alt[i] = "" if lower == tile else lower
+                blank[i] = flags & 1
         except (IndexError, ValueError):
             raise _damaged("header strings")
-        if pos > hlen - 4 or not ntiles:
+        if pos != hlen - 4:
             raise _damaged("tile table")
         self.language, self.name, self.version = strings
         self.tiles = tiles
+        self._alt = "\n".join(alt)     # one string: fewer objects in RAM
         self.blank_only = blank
-        # Tiles longest first, for splitting typed text (CH before C).
-        order = list(range(ntiles))
-        order.sort(key=lambda i: -len(tiles[i]))
-        self._parse_order = order
+        return s1 + s2 + (groups,)
 
     def verify(self):
-        """Check the body CRC, reading it in cache-block chunks."""
+        """The full check: CRC-32 of the whole body and every page's check."""
+        for _ in self.verify_steps():
+            pass
+
+    def verify_steps(self, every=16, whole=None):
+        """verify() as a generator: yields (pages done, pages) every `every` pages,
+        so that a caller can let other tasks run.  whole: a list whose first item
+        becomes the CRC-32 of the whole image (header and body), for the link."""
         buf = self._bufs[0]
         self._tags[0] = -1
-        bs = self.block_size
-        view = memoryview(buf)[:bs]
+        data = memoryview(buf)[:self._page]
+        check = bytearray(_CHECK)
         crc = 0
-        done = 0
-        end = self.body_len
-        while done < end:
-            want = end - done
-            chunk = view if want >= bs else memoryview(buf)[:want]
-            got = self.source.read_at(self.body_offset + done, chunk)
-            if got < len(chunk):
-                raise _damaged("truncated body")
-            crc = binascii.crc32(chunk, crc)
-            done += len(chunk)
+        all_crc = 0
+        if whole is not None:
+            head = bytearray(self.body_offset)
+            self.source.read_at(0, head)
+            all_crc = binascii.crc32(head)
+            head = None
+        pages = self._pages
+        for page in range(pages):
+            stored = self._load(page, buf)
+            # the body CRC runs over the stored bytes: the page and its check
+            for i in range(_CHECK):
+                check[i] = (stored >> (8 * i)) & 0xFF
+            crc = binascii.crc32(check, binascii.crc32(data, crc))
+            if whole is not None:
+                all_crc = binascii.crc32(check, binascii.crc32(data, all_crc))
+            if (page + 1) % every == 0:
+                yield (page + 1, pages)
         if crc & 0xFFFFFFFF != self.body_crc:
             raise _damaged("body CRC")
+        if whole is not None:
+            whole[0] = all_crc & 0xFFFFFFFF
+        yield (pages, pages)
 
     def close(self):
         self.source.close()
 
     # --- the cache ------------------------------------------------------------
 
-    def _fetch(self, block):
+    def _load(self, page, buf):
+        """Read a page into buf and check it (docs/wordlist-format.md, section 5):
+        the 4 check bytes follow the page: a seed below 2**30 from which the CRC-32
+        of the page, the first _OVERHANG bytes of the next page (zeros after the last
+        one) and four zero bytes comes out below 4.  The slot holds exactly those
+        bytes once the check is taken out.  Returns the seed."""
+        size = self._page
+        n = self.source.read_at(self.body_offset + page * (size + _CHECK), buf)
+        self.reads += 1
+        if n < size + _CHECK:
+            raise _damaged("truncated body")
+        if buf[size + 3] >= 64:
+            raise _damaged("page %d fails its check" % page)
+        seed = buf[size] | buf[size + 1] << 8 | buf[size + 2] << 16 | buf[size + 3] << 24
+        last = page == self._pages - 1
+        for i in range(_OVERHANG):
+            j = size + _CHECK + i
+            buf[size + i] = 0 if last or j >= n else buf[j]
+        for i in range(size + _OVERHANG, size + _OVERHANG + _CHECK):
+            buf[i] = 0
+        if binascii.crc32(buf, seed) >= 4:
+            raise _damaged("page %d fails its check" % page)
+        return seed
+
+    def _fetch(self, page):
+        # Segmented LRU: a page read again becomes "hot" (a stamp with _HOT set)
+        # and is evicted only after every cold page, so that the pages of one
+        # long word do not push out the pages every word needs.
         tags = self._tags
         stamps = self._stamps
-        if block in tags:
-            slot = tags.index(block)
-        else:
-            slot = stamps.index(min(stamps))    # least recently used
-            buf = self._bufs[slot]
-            tags[slot] = -1
-            start = block << self._shift
-            self.source.read_at(self.body_offset + start, buf)
-            tags[slot] = block
-            self.reads += 1
         tick = self._tick + 1
-        if tick > 0x3FFFFFF:        # stay a small int on the chip
+        if tick >= _HOT:             # stay a small int on the chip
             for i in range(len(stamps)):
-                stamps[i] = 0
+                stamps[i] &= _HOT
             tick = 1
         self._tick = tick
-        stamps[slot] = tick
+        if page in tags:
+            slot = tags.index(page)
+            if not stamps[slot] & _HOT:
+                hot = 0
+                oldest = -1
+                for i in range(len(stamps)):
+                    if stamps[i] & _HOT:
+                        hot += 1
+                        if oldest < 0 or stamps[i] < stamps[oldest]:
+                            oldest = i
+                if hot >= len(stamps) - _COLD_SLOTS and oldest >= 0:
+                    stamps[oldest] &= ~_HOT     # the oldest hot page cools down
+            stamps[slot] = tick | _HOT
+        else:
+            if (page + 1) * (self._page + _CHECK) > self.body_len:
+                raise self._fail("arc outside the body")
+            slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
+            tags[slot] = -1
+            try:
+                self._load(page, self._bufs[slot])
+            except LexiconError as e:
+                self._report_damage()
+                raise e
+            tags[slot] = page
+            stamps[slot] = tick
         return self._bufs[slot]
+
+    def _report_damage(self):
+        # The next start must check the whole image again.
+        if self.record is not None:
+            forget_record(self.record)
+            self.record = None
+
+    def _fail(self, detail):
+        self._report_damage()
+        return _damaged(detail)
 
     # --- lookups ----------------------------------------------------------------
 
@@ -178,86 +385,170 @@ class Lexicon:
             return TOO_LONG
         if n < self.shortest:
             return INVALID
-        ops = self._ops
-        shift = self._shift
-        bs = self.block_size
-        blen = self.body_len
-        node = self.root
+        c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, jump_sym, align, \
+            prefix = self._t
         buf = self._bufs[0]
-        base = -bs - 1          # no block in hand yet
+        base = -page - 1            # no page in hand yet
         final = 0
-        for k in range(n):
+        node = self.root
+        k = 0
+        if prefix and n >= 2:
+            # the two-tile table at the start of the body: node after two tiles
+            t = word[0]
+            u = word[1]
+            if t >= jump_sym or u >= jump_sym:
+                return INVALID
+            at = (t * jump_sym + u) << 2
+            p = at >> pshift
+            buf = self._fetch(p)
+            base = p << pshift
+            o = at - base
+            v = buf[o] << 24 | buf[o + 1] << 16 | buf[o + 2] << 8 | buf[o + 3]
+            if not v:
+                return INVALID
+            final = v & 1
+            node = (v >> 1) - 1
+            if node >= bits:
+                raise self._fail("two-tile table points outside the body")
+            k = 2
+        while k < n:
             t = word[k]
             if node < 0:
                 return INVALID          # the sink: nothing follows
             pos = node
+            state = 0
+            jump = -1
+            jumps = 0
             while True:
-                if pos >= blen:
-                    raise _damaged("arc outside the body")
-                off = pos - base
-                if off < 0 or off >= bs:
-                    buf = self._fetch(pos >> shift)
-                    base = (pos >> shift) << shift
-                    off = pos - base
-                op = buf[off]
-                j = op * 3
-                at = ops[j]
-                if at == ESCAPE:
-                    at = buf[off + 1]
-                    flags = buf[off + 2]
-                    hi = buf[off + 3]
-                    size = 4
-                elif at == UNUSED:
-                    raise _damaged("unused opcode")
+                o = (pos >> 3) - base
+                if o < 0 or o >= page:
+                    p = pos >> (3 + pshift)
+                    buf = self._fetch(p)
+                    base = p << pshift
+                    o = (pos >> 3) - base
+                # S1: the tile, or a jump, in the context of the previous tile
+                v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
+                r = 9 - (pos & 7)        # v holds 15 + r bits from pos on
+                w = (v >> r) & 0x7FFF
+                c = c1[state]
+                y = y1[state]
+                first = 0
+                length = 0
+                while True:             # canonical code, one length at a time
+                    length += 1
+                    cnt = s1[c]
+                    x = (w >> (15 - length)) - first
+                    if x < cnt:
+                        break
+                    c += 1
+                    y += cnt
+                    first = (first + cnt) << 1
+                sym = s1[y + x]
+                pos += length
+                # S2: flags, kind and pointer width (from the same bytes if they hold it)
+                if length <= r:
+                    w = (v >> (r - length)) & 0x7FFF
                 else:
-                    flags = ops[j + 1]
-                    hi = ops[j + 2]
-                    size = 1
-                kind = (flags >> 2) & 3
-                if at == t:
-                    final = flags & 1
-                    if kind == 0:       # NEXT: the target follows this arc
-                        node = pos + size
-                    elif kind == 1:     # SINK
-                        node = -1
-                    elif kind == 2:     # ADDR
-                        q = off + size
-                        target = hi
-                        for _ in range((flags >> 4) & 3):
-                            target = (target << 8) | buf[q]
-                            q += 1
-                        if target >= blen:
-                            raise _damaged("address outside the body")
-                        node = target
+                    o = (pos >> 3) - base
+                    w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
+                j = j2
+                while w >= lim2[j]:
+                    j += 1
+                x = ((w >> (14 - j)) + off2[j]) << 1
+                pos += j + 1
+                flags = sym2[x]
+                width = sym2[x + 1]
+                if sym == t or sym == jump_sym:
+                    kind = flags >> 2
+                    if kind == _K_SINK:
+                        target = -1
+                    elif kind == _K_NEXT:
+                        target = pos
                     else:
-                        raise _damaged("reserved arc kind")
+                        # the pointer: width - 1 bits below an implicit leading 1
+                        nb = width - 1
+                        value = 1
+                        if width == _LOOSE:      # rare: a padded pointer gives its width
+                            o = (pos >> 3) - base
+                            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                            if nb > _LOOSE_MAX:
+                                raise self._fail("pointer too wide")
+                            pos += _LOOSE_BITS
+                            value = 0
+                        while nb > 0:
+                            take = 16 if nb > 16 else nb
+                            o = (pos >> 3) - base
+                            value = (value << take) | ((
+                                (buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
+                                >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
+                            pos += take
+                            nb -= take
+                        if width != _LOOSE:
+                            value -= 1
+                        if kind == _K_REL:
+                            target = pos + value
+                        elif kind == _K_GROUP:
+                            g = groups[sym]
+                            if g == _NO_GROUP:
+                                raise self._fail("pointer into a missing group")
+                            target = (g + value) << align
+                        else:
+                            target = value << align
+                        if target >= bits:
+                            raise self._fail("address outside the body")
+                    if sym == jump_sym:
+                        if state or jump >= 0 or kind < _K_REL:
+                            raise self._fail("misplaced jump")
+                        jump = target
+                        continue
+                    final = flags & 1
+                    node = target
                     break
-                if flags & 2:           # LAST: the tile is not here
-                    return INVALID
-                if kind == 2:
-                    size += (flags >> 4) & 3
-                elif kind == 3:
-                    raise _damaged("reserved arc kind")
-                pos += size
+                if sym > t or flags & 2:        # passed the tile, or the LAST arc
+                    if jump < 0:
+                        return INVALID
+                    jumps += 1
+                    if jumps > _MAX_JUMPS:
+                        raise self._fail("too many jumps")
+                    pos = jump
+                    jump = -1
+                    state = 0
+                    continue
+                if width:
+                    if width == _LOOSE:
+                        o = (pos >> 3) - base
+                        nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                        if nb > _LOOSE_MAX:
+                            raise self._fail("pointer too wide")
+                        pos += _LOOSE_BITS + nb
+                    else:
+                        pos += width - 1
+                state = sym + 1
+            k += 1
         return VALID if final else INVALID
 
     def parse(self, text):
         """Tile indices (bytearray) of a word written with the tiles' display
-        strings ("CHICO" -> CH I C O), or None if something is not a tile.
-        ASCII letters may be lower case; other letters must be as in the table."""
+        strings ("CHICO" -> CH I C O; lower case too, "żółw"), or None if
+        something is not a tile."""
         text = text.upper()
         tiles = self.tiles
+        alt = self._alt.split("\n")
         out = bytearray()
         pos = 0
         while pos < len(text):
-            for i in self._parse_order:
-                tile = tiles[i]
-                if text[pos:pos + len(tile)] == tile:
-                    out.append(i)
-                    pos += len(tile)
-                    break
-            else:
+            best = -1
+            size = 0
+            for i in range(len(tiles)):
+                for form in (tiles[i], alt[i]):
+                    n = len(form)
+                    if n > size and n and text[pos:pos + n] == form:
+                        best = i
+                        size = n
+            if best < 0:
                 return None
+            out.append(best)
+            pos += size
         return out
 
     def check(self, text):
@@ -270,26 +561,65 @@ class Lexicon:
     def header(self):
         return {"format": "%d.%d" % self.format, "language": self.language,
                 "name": self.name, "version": self.version, "words": self.word_count,
-                "arcs": self.arc_count, "nodes": self.node_count,
+                "arcs": self._counts[0], "nodes": self._counts[1], "jumps": self._counts[2],
+                "build_date": self._counts[3],
                 "shortest": self.shortest, "longest": self.longest,
                 "tiles": list(self.tiles),
                 "blank_only": [self.tiles[i] for i in range(len(self.tiles)) if self.blank_only[i]],
-                "body_crc32": "%08x" % self.body_crc}
+                "body_crc32": "%08x" % self.body_crc, "digest": self.digest}
 
 
-def open_file(path, cache_bytes=4096, block_size=256, verify=True):
-    """The image in a file; LexiconError("missing") if there is none."""
+def read_record(path):
+    """The digest recorded in the file at path (see open_file), or None."""
+    try:
+        with open(path) as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def write_record(path, digest):
+    """Record that the image with this digest passed the full check.  Written aside
+    and renamed, so that a power cut leaves no half a record."""
+    with open(path + ".tmp", "w") as f:
+        f.write(digest)
+    os.rename(path + ".tmp", path)
+
+
+def forget_record(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None):
+    """The image in a file; LexiconError("missing") if there is none.  verified: the
+    digest recorded when this image was installed and fully checked (skips the full
+    check when it is still this image's).  record: the path of the file that keeps
+    that digest (the device's lexicon.ok): read for `verified`, written after a full
+    check, removed when a lookup finds damage."""
+    if record is not None:
+        verified = read_record(record)
     try:
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
     try:
-        return Lexicon(source, cache_bytes, block_size, verify)
+        lex = Lexicon(source, cache_bytes, verify, verified)
     except Exception as e:
         source.close()
         raise e
+    if record is not None:
+        if lex.verified_now:
+            try:
+                write_record(record, lex.digest)
+            except OSError:
+                pass        # a full filesystem: the check runs again next time
+        lex.record = record
+    return lex
 
 
-def open_partition(partition, cache_bytes=4096, block_size=256, verify=True):
+def open_partition(partition, cache_bytes=4096, verify=True, verified=None):
     """The image at the start of a raw flash partition (esp32.Partition)."""
-    return Lexicon(PartitionSource(partition), cache_bytes, block_size, verify)
+    return Lexicon(PartitionSource(partition), cache_bytes, verify, verified)

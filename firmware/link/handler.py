@@ -13,13 +13,16 @@
 #
 # The word list arrives in `lexicon.new`; `lexicon.job` remembers what is being
 # received (size and CRC of the whole image).  Only a complete file whose CRCs
-# match the announced ones and its own header replaces `lexicon.dawg`, by one
-# rename.  Until then the old list stays in use.
+# match the announced ones and its own header, every page checked, replaces
+# `lexicon.dawg`, by one rename; that full check is recorded in `lexicon.ok`, so
+# that the runtime opens the new list by its header alone.  Until then the old
+# list stays in use.
 
 import json
 import os
 import binascii
 
+from lexicon.reader import forget_record, write_record
 from link import imagecheck
 
 INFO = 0x01
@@ -38,6 +41,7 @@ ERROR = 0x7F
 LEXICON = "lexicon.dawg"
 NEW = "lexicon.new"
 JOB = "lexicon.job"
+VERIFIED = "lexicon.ok"      # digest of lexicon.dawg's full check (docs/wordlist-format.md, 6)
 
 # lexicon.new stays open while chunks arrive and is synced and read back every
 # CHECK_BYTES (and at the end): LittleFS copies a file's partly written last block to a
@@ -422,12 +426,17 @@ class LinkHandler:
         release = getattr(self.services, "release_lexicon", None)
         if release:
             release()
+        forget_record(VERIFIED)
         try:
             os.rename(NEW, LEXICON)
         except OSError as e:
             self._lex_info = None
             self.services.lexicon_changed()
             self._fail("E_WRITE", "swap failed: %s" % e)
+        try:
+            write_record(VERIFIED, hdr["digest"])    # checked in full just now
+        except OSError:
+            pass
         _remove(JOB)
         self._job = None
         self._lex_info = hdr

@@ -2,8 +2,14 @@
 # (built by the packer: tests/host/lexicon_fixtures.py) and their answers.
 
 # MicroPython names a module found on a relative path by that path alone
-# ("lexicon_data.py"): the harness runs it with tests/firmware as the cwd.
-DATA = (__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/data"
+# ("lexicon_data.py"): the harness runs it with tests/firmware as the cwd.  The
+# path is made absolute here, since some tests change the directory.
+import os
+
+_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else ""
+if not _HERE.startswith("/"):
+    _HERE = os.getcwd() + ("/" + _HERE if _HERE else "")
+DATA = _HERE + "/data"
 
 
 def image_path(name):
@@ -33,21 +39,22 @@ def write_bytes(path, data):
 
 
 def worked_example():
-    """The first worked example of docs/wordlist-format.md, byte for byte as listed."""
+    """The worked example of docs/wordlist-format.md, byte for byte as listed."""
     h = bytes.fromhex
-    table = bytearray(h("fe0000") * 256)
-    for op, entry in ((0, "000200"), (1, "010300"), (2, "010500"), (3, "020700"),
-                      (255, "ff0000")):
-        table[3 * op:3 * op + 3] = h(entry)
-    return (h("54434c5801006a036a03000004000000")
-            + h("6c775f0b030000000400000003000000")
-            + h("00000000010303000000000000000000")
-            + h("747acba23237745440 0d9d9721bdcf00".replace(" ", ""))
-            + h("7367c4249611f6f1067b1cf8fc9a1fb7")
-            + bytes(table)
-            + h("027878") + h("076578616d706c65") + h("0131") + h("000141000142000143")
-            + h("9cee191d")
-            + h("02000103"))
+    return (h("54434c580200a100a100000004010000")      # prefix
+            + h("339ce081030000000400000003000000")    # body CRC, words, arcs, nodes
+            + h("00000000000000000103030803020000")    # jumps, root, lengths, sizes
+            + h("0000000000000000")                    # date
+            + h("68cccc076e909dd94c46161fdbee12f6"
+                "034e0961223aa4d81e9927fdbffb0d97")    # SHA-256
+            + h("00010000")                            # context map
+            + h("020102020001") + h("0102" "0102")     # tile codes, 2 contexts
+            + h("020100" "0200" "0300" "0700" "0802")  # flag codes
+            + h("ffffffff" * 4)                        # groups: none
+            + h("027878") + h("076578616d706c65") + h("0131")
+            + h("0001410161" "0001420162" "0001430163")   # tiles A B C, lower case
+            + h("18864f4d")                            # header CRC
+            + h("b9c0") + bytes(254) + h("49f1b53e"))  # the page and its check (seed)
 
 
 class MemoryPartition:

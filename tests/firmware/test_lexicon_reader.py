@@ -3,6 +3,8 @@
 import gc
 
 from lexicon import INVALID, TOO_LONG, VALID, LexiconError, open_file, open_partition
+from lexicon.reader import Lexicon
+from lexicon.sources import FileSource
 from lexicon_data import (MemoryPartition, answers, image_path, read_bytes, worked_example,
                           write_bytes)
 from mpytest import MICROPYTHON, only_micropython, raises, tmpdir
@@ -16,12 +18,13 @@ def _copy_with(data, name="x.dawg"):
 
 def test_worked_example_of_the_format_doc():
     lex = open_file(_copy_with(worked_example()))
-    assert lex.format == (1, 0)
+    assert lex.format == (2, 0)
     assert (lex.language, lex.name, lex.version) == ("xx", "example", "1")
     assert lex.tiles == ["A", "B", "C"] and list(lex.blank_only) == [0, 0, 0]
-    assert (lex.word_count, lex.arc_count, lex.node_count) == (3, 4, 3)
-    assert (lex.shortest, lex.longest, lex.body_crc) == (1, 3, 0x0B5F776C)
-    for word in ("AB", "ABC", "B"):
+    h = lex.header()
+    assert (lex.word_count, h["arcs"], h["nodes"], h["jumps"]) == (3, 4, 3, 0)
+    assert (lex.shortest, lex.longest, lex.body_crc) == (1, 3, 0x81E09C33)
+    for word in ("AB", "ABC", "B", "ab", "abc"):
         assert lex.check(word) == VALID, word
     for word in ("A", "C", "BA", "BB", "AC", "ABB", "CA", ""):
         assert lex.check(word) == INVALID, word
@@ -42,16 +45,54 @@ def test_fixture_images_answer_as_the_packer_reader():
         _agrees(open_file(image_path(name)), name)
 
 
+def test_the_polish_fixture_has_what_real_lists_have():
+    lex = open_file(image_path("pl"))
+    assert lex._t[-1] == 2          # the two-tile table
+    assert lex.header()["jumps"] > 0      # nodes that continue in others
+    assert lex._pages > 30          # more pages than the cache holds
+
+
 def test_a_one_slot_cache_answers_the_same():
-    lex = open_file(image_path("pl"), cache_bytes=64, block_size=32)
+    lex = open_file(image_path("pl"), cache_bytes=64)
     assert len(lex._bufs) == 1
     _agrees(lex, "pl")
     assert lex.reads > 1000     # it really went back to the "flash" again and again
 
 
-def test_block_sizes_do_not_change_answers():
-    for block_size in (32, 128, 512, 1024):
-        _agrees(open_file(image_path("pl"), cache_bytes=4096, block_size=block_size), "pl")
+def test_cache_sizes_do_not_change_answers():
+    for cache in (600, 1500, 4096, 16384):
+        _agrees(open_file(image_path("pl"), cache_bytes=cache), "pl")
+
+
+def test_pages_read_again_stay_in_the_cache():
+    # The pages of one long word, read once, must not push out the pages every
+    # word needs (read again and again): a segmented LRU.
+    lex = open_file(image_path("pl"), cache_bytes=4096)
+    slots = len(lex._bufs)
+    lex._fetch(0)
+    lex._fetch(0)               # page 0 is hot now
+    before = lex.reads
+    for page in range(1, 3 * slots):
+        lex._fetch(page)        # read once each
+    assert lex.reads - before == 3 * slots - 1
+    lex._fetch(0)
+    assert lex.reads - before == 3 * slots - 1, "page 0 was pushed out"
+    reads = lex.reads
+    for page in range(3 * slots, 3 * slots + slots):
+        lex._fetch(page)
+        lex._fetch(page)        # all hot: the oldest hot page cools down and goes
+    lex._fetch(0)
+    assert lex.reads == reads + slots + 1
+
+
+def test_lower_case_letters_of_every_alphabet():
+    pl = open_file(image_path("pl"))
+    for word in ("żółw", "ŻÓŁW", "Żółw", "źdźbło", "gęś", "kot"):
+        assert pl.check(word) == VALID, word
+    assert pl.check("żółwie") == INVALID
+    de = open_file(image_path("de"))
+    for word in ("ärger", "ÄRGER", "übel", "züge"):
+        assert de.check(word) == VALID, word
 
 
 def test_tiles_blank_only_marks_and_multi_character_tiles():
@@ -80,6 +121,11 @@ def test_lookup_takes_a_buffer_and_a_length():
     assert lex.lookup(buf, 0) == INVALID
     assert lex.lookup(list(word)) == VALID
     assert lex.lookup(buf, lex.longest + 1) == TOO_LONG
+    pl = open_file(image_path("pl"))        # through the two-tile table
+    word = pl.parse("KOTY")
+    assert pl.lookup(word) == VALID and pl.lookup(word, 3) == VALID
+    assert pl.lookup(word, 2) == INVALID
+    assert pl.lookup(bytes([200, 200, 1])) == INVALID     # not tiles at all
 
 
 def test_header_dict_for_the_host_tools():
@@ -93,8 +139,8 @@ def test_missing_image():
     assert e.kind == "missing"
 
 
-def _kind(data):
-    return raises(LexiconError, open_file, _copy_with(data)).kind
+def _kind(data, **kw):
+    return raises(LexiconError, open_file, _copy_with(data), **kw).kind
 
 
 def test_damaged_images_are_refused_at_load():
@@ -103,26 +149,62 @@ def test_damaged_images_are_refused_at_load():
     assert _kind(good + b"\x00") == "damaged"                # trailing bytes
     assert _kind(good[:10]) == "damaged"                     # not even a prefix
     assert _kind(b"JUNK" + good[4:]) == "damaged"            # magic
-    for pos in (20, 100, 850, len(good) // 2, len(good) - 1):
+    for pos in (20, 100, 400, len(good) // 2, len(good) - 1):
         flipped = bytearray(good)
         flipped[pos] ^= 0x10
-        assert _kind(bytes(flipped)) == "damaged", pos      # header CRC or body CRC
+        assert _kind(bytes(flipped)) == "damaged", pos      # header CRC or the full check
     newer = bytearray(good)
-    newer[4] = 2
+    newer[4] = 3
     assert _kind(bytes(newer)) == "unsupported"
+    older = bytearray(good)
+    older[4] = 1
+    assert _kind(bytes(older)) == "unsupported"
 
 
-def test_unverified_damage_raises_instead_of_answering():
-    data = bytearray(worked_example())
-    data[-4] = 0x77                      # the root's first arc: an unused opcode
-    lex = open_file(_copy_with(bytes(data)), verify=False)
-    e = raises(LexiconError, lex.check, "AB")
-    assert e.kind == "damaged"
-    data[-4] = 0x02
-    data[-2] = 0x10                      # the NEXT arc's target: an unused opcode
-    lex = open_file(_copy_with(bytes(data)), verify=False)
-    assert lex.check("B") == VALID
-    assert raises(LexiconError, lex.check, "AB").kind == "damaged"
+def test_an_image_without_words_is_refused():
+    e = raises(LexiconError, open_file, image_path("empty"))
+    assert e.kind == "damaged" and "no words" in str(e)
+
+
+def test_opening_with_the_recorded_digest_reads_the_header_only():
+    path = image_path("pl")
+    first = open_file(path)
+    assert first.verified_now and first.reads > first._pages    # the full check
+    again = open_file(path, verified=first.digest)
+    assert not again.verified_now and again.reads == 2            # prefix and header
+    other = open_file(path, verified="00000000 1")
+    assert other.verified_now
+
+
+def test_damage_in_a_page_is_found_when_a_lookup_reads_it():
+    good = read_bytes(image_path("pl"))
+    lex = open_file(image_path("pl"))
+    digest = lex.digest
+    start = lex.body_offset
+    page = lex._page + 4                    # a page and its check
+    last = lex._pages - 1
+    for target in (start + 2 * page + 17, start + 30 * page + 200, start + last * page):
+        bad = bytearray(good)
+        bad[target] ^= 0x04
+        path = _copy_with(bytes(bad))
+        record = path + ".ok"
+        write_bytes(record, digest.encode())       # checked in full when it was installed
+        lex = open_file(path, record=record)        # a start: no full check
+        assert not lex.verified_now
+        wrong = 0
+        damaged = 0
+        for word, expected in answers("pl"):
+            try:
+                got = lex.check(word)
+            except LexiconError as e:
+                assert e.kind == "damaged"
+                damaged += 1
+                continue
+            if got != expected:
+                wrong += 1
+        assert wrong == 0, target            # never answered from the damaged page
+        assert damaged > 0, target
+        assert raises(OSError, read_bytes, record)          # the next start checks it all
 
 
 def test_raw_partition_source():
@@ -130,13 +212,17 @@ def test_raw_partition_source():
     part = MemoryPartition(data)
     lex = open_partition(part)
     _agrees(lex, "pl")
+    digest = lex.digest
+    part.reads = 0
+    lex = open_partition(part, verified=digest)
+    assert part.reads == 2
     blank = MemoryPartition(b"")
     assert raises(LexiconError, open_partition, blank).kind == "damaged"
 
 
 def test_lookup_allocates_nothing():
     only_micropython("gc.mem_alloc is MicroPython's")
-    lex = open_file(image_path("pl"), cache_bytes=512)      # small: misses happen too
+    lex = open_file(image_path("pl"), cache_bytes=600)      # small: misses happen too
     words = [lex.parse(w) for w, _ in answers("pl")[:300]]
     gc.collect()
     before = gc.mem_alloc()
@@ -150,10 +236,10 @@ def test_reader_ram_besides_the_cache_is_at_most_8_kb():
     path = image_path("pl")
     gc.collect()
     before = gc.mem_alloc()
-    lex = open_file(path, cache_bytes=4096)
+    lex = Lexicon(FileSource(path), 4096, verify=False)
     gc.collect()
     used = gc.mem_alloc() - before
-    cache = len(lex._bufs) * (lex.block_size + 8)
+    cache = len(lex._bufs) * len(lex._bufs[0])
     assert cache <= 4096
     assert used - cache <= 8192, (used, cache)
     assert MICROPYTHON

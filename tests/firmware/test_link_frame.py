@@ -4,6 +4,7 @@ import binascii
 import json
 import os
 
+from lexicon_data import DATA, read_bytes
 from mpytest import raises, tmpdir
 
 from link import frame
@@ -113,18 +114,10 @@ def _u32(v):
     return bytes((v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 255))
 
 
-def _image(name=b"list", body=b"0123456789" * 300):
-    # A minimal image per docs/wordlist-format.md: prefix, fixed fields, opcode
-    # table, strings, tile table, header CRC, body.
-    strings = bytes([2]) + b"pl" + bytes([len(name)]) + name + bytes([1]) + b"7"
-    tiles = bytes([0, 1]) + b"A"
-    hlen = 848 + len(strings) + len(tiles) + 4
-    head = bytearray(b"TCLX" + bytes([1, 0]) + bytes([hlen & 255, hlen >> 8]) + _u32(hlen)
-                     + _u32(len(body)))
-    head += _u32(binascii.crc32(body) & 0xFFFFFFFF) + _u32(42) + bytes(12) + bytes([1, 9, 1, 0])
-    head += bytes(8 + 32) + bytes(768) + strings + tiles
-    head += _u32(binascii.crc32(bytes(head)) & 0xFFFFFFFF)
-    return bytes(head) + body
+def _image(name=b"list"):
+    # Word list images the packer built (tests/host/lexicon_fixtures.py): "list",
+    # "old" and "new" (the largest), each with its name as the list name.
+    return read_bytes(DATA + "/link_" + name.decode() + ".dawg")
 
 
 def _reply(h, kind, payload=b""):
@@ -192,7 +185,7 @@ def test_transfer_verify_and_swap():
         old = _image(b"old")
         with open("lexicon.dawg", "wb") as f:
             f.write(old)
-        img = _image(b"new", b"abcdefghij" * 700)
+        img = _image(b"new")
         h = LinkHandler(s, chunk=512)
         crc = binascii.crc32(img) & 0xFFFFFFFF
         t, b = _json_reply(h, LEX_BEGIN, {"size": len(img), "crc": crc})
@@ -299,7 +292,7 @@ def test_game_in_progress_refuses_unless_forced_and_bad_images_keep_the_old_list
         assert t == LEX_COMMIT | REPLY
         # a body that does not match its header's CRC is refused
         s.game = False
-        bad = bytearray(_image(b"bad"))
+        bad = bytearray(_image(b"list"))
         bad[-1] ^= 0xFF
         bad = bytes(bad)
         bcrc = binascii.crc32(bad) & 0xFFFFFFFF

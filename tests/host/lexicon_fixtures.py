@@ -29,12 +29,32 @@ SPECS = {
 }
 
 
+# The Polish fixture starts with the two-tile table that real lists get (a small list
+# only gets it when asked), so that both ways of a lookup are tested; the Spanish one
+# is sized in too few rounds to settle, so that it holds loose (padded) pointers.
+OPTIONS = {"pl": {"prefix_table": True}, "es": {"rounds": (1, 0)}}
+
+
+# Endings the Polish fixture's stems take: sets that include one another, as
+# inflection makes them, so that the image has nodes that continue in others (jumps).
+PARADIGMS = [["a", "e", "y", "ą", "ami", "ach", "om", "ę"], ["a", "e", "y", "ą"],
+             ["a", "e", "y", "ą", "ami", "ach"], ["ać", "am", "asz", "a", "amy", "acie", "ają"],
+             ["am", "asz", "a", "amy"], ["y", "ów", "om", "ami", "ach"]]
+
+
 def words_for(name):
     if len(SPECS[name]) == 2:
         return SPECS[name][1]
     _, tiles, count, shortest, longest, seed = SPECS[name]
     rng = random.Random(seed)
     out = set()
+    if name == "pl":
+        out.update(["żółw", "źdźbło", "gęś", "kot", "koty"])     # known words for the tests
+        lower = [t.lower() for t in tiles]
+        while len(out) < count // 2:
+            stem = "".join(rng.choice(lower) for _ in range(rng.randint(2, 9)))
+            for ending in rng.choice(PARADIGMS):
+                out.add(stem + ending)
     while len(out) < count:
         n = rng.randint(shortest, longest)
         out.add("".join(rng.choice(tiles) for _ in range(n)).lower())  # capitals are dropped
@@ -73,12 +93,30 @@ def answer(img, tiles):
 def build(name):
     profile = Profile.builtin(SPECS[name][0])
     data = build_from_lines(words_for(name), profile, name="fixture-" + name, version="1",
-                            date=0)
+                            date=0, **OPTIONS.get(name, {}))
     img = Image(data)
     lines = []
     for q in queries_for(name, img):
         lines.append("%s %d" % (q, answer(img, img.tiles_of(q))))
     return data, "\n".join(lines) + "\n"
+
+
+# Images the link tests install ("list", "old", "new": list names; "new" is the largest).
+LINK_IMAGES = {"list": 300, "old": 150, "new": 1200}
+
+
+def link_image(name):
+    rng = random.Random(len(name) * 31 + LINK_IMAGES[name])
+    words = {"".join(rng.choice("abcdefghijklmnoprstuwyz") for _ in range(rng.randint(2, 9)))
+             for _ in range(LINK_IMAGES[name])}
+    return build_from_lines(sorted(words), Profile.builtin("en"), name=name, version="7",
+                            date=0)
+
+
+def empty_image():
+    """An image of no words (the packer's command refuses to make one; the library can):
+    the device must refuse it."""
+    return build_from_lines([], Profile.builtin("pl"), name="empty", version="1", date=0)
 
 
 def write_all(directory=DATA):
@@ -87,6 +125,9 @@ def write_all(directory=DATA):
         data, answers = build(name)
         (directory / ("lexicon_%s.dawg" % name)).write_bytes(data)
         (directory / ("lexicon_%s.answers" % name)).write_text(answers, encoding="utf-8")
+    (directory / "lexicon_empty.dawg").write_bytes(empty_image())
+    for name in LINK_IMAGES:
+        (directory / ("link_%s.dawg" % name)).write_bytes(link_image(name))
 
 
 if __name__ == "__main__":

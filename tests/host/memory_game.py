@@ -17,12 +17,21 @@ STEPS = "memory 9000"       # 90 s of play with challenges, then 2 s of the asyn
 
 
 def polish_image() -> Path:
-    """The full Polish list packed by the packer (built once into build/pl.dawg)."""
-    if not IMAGE.exists():
-        source = shared.wordlist("pl")
-        IMAGE.parent.mkdir(exist_ok=True)
-        subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(source),
-                        "--language", "pl", "-o", str(IMAGE)], check=True, cwd=REPO)
+    """The full Polish list packed by the packer (built into build/pl.dawg once, and again
+    when the one there is of an older format)."""
+    from wordlist_packer.image import Image, ImageError
+
+    if IMAGE.exists():
+        try:
+            Image.load(IMAGE)
+            return IMAGE
+        except ImageError:
+            pass                        # an image of an older format: build it again
+    source = shared.wordlist("pl")
+    IMAGE.parent.mkdir(exist_ok=True)
+    subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(source),
+                    "--language", "pl", "-o", str(IMAGE), "--date", "0", "-q"],
+                   check=True, cwd=REPO)
     return IMAGE
 
 

@@ -4,6 +4,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from serial.tools.list_ports_common import ListPortInfo
 
 from host_tools import cli, fleet
@@ -128,3 +130,13 @@ def test_push_reconnects_and_resumes_after_the_cable_comes_back(tmp_path, capsys
         assert (tmp_path / "dev0" / "lexicon.dawg").read_bytes() == NEW
     finally:
         rig.stop()
+
+
+def test_push_refuses_a_list_of_no_words_before_touching_a_clock(tmp_path, capsys):
+    from tests.host.lexicon_fixtures import empty_image
+
+    image = tmp_path / "empty.dawg"
+    image.write_bytes(empty_image())
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["push-lexicon", str(image), "--port", str(tmp_path / "no-such-port")])
+    assert "holds no words" in str(stop.value) and "keep their lists" in str(stop.value)

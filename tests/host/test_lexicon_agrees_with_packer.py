@@ -37,6 +37,11 @@ def test_committed_fixture_images_are_what_the_packer_builds_now():
         assert path.read_bytes() == data, "rerun python -m tests.host.lexicon_fixtures"
         assert (lexicon_fixtures.DATA / ("lexicon_%s.answers" % name)).read_text(
             encoding="utf-8") == answers
+    assert (lexicon_fixtures.DATA / "lexicon_empty.dawg").read_bytes() == \
+        lexicon_fixtures.empty_image()
+    for name in lexicon_fixtures.LINK_IMAGES:
+        assert (lexicon_fixtures.DATA / ("link_%s.dawg" % name)).read_bytes() == \
+            lexicon_fixtures.link_image(name)
 
 
 ES = Profile.builtin("es")
@@ -46,13 +51,16 @@ word = st.lists(st.sampled_from(ES_TILES[:12]), min_size=1, max_size=8).map("".j
 
 @settings(max_examples=60, deadline=None)
 @given(words=st.lists(word, min_size=1, max_size=60), queries=st.lists(word, max_size=40),
-       block=st.sampled_from([32, 64, 256]), cache=st.sampled_from([40, 300, 4096]))
-def test_generated_lists_agree(tmp_path_factory, words, queries, block, cache):
-    data = build_from_lines(words, ES, name="gen", version="1", date=0)
+       page_shift=st.sampled_from([7, 8, 10]), align=st.sampled_from([0, 3, 5]),
+       table=st.booleans(), cache=st.sampled_from([40, 300, 4096]))
+def test_generated_lists_agree(tmp_path_factory, words, queries, page_shift, align, table,
+                               cache):
+    data = build_from_lines(words, ES, name="gen", version="1", date=0, page_shift=page_shift,
+                            align_shift=align, prefix_table=table)
     img = Image(data)
     path = tmp_path_factory.mktemp("img") / "gen.dawg"
     path.write_bytes(data)
-    lex = Lexicon(FileSource(str(path)), cache_bytes=cache, block_size=block)
+    lex = Lexicon(FileSource(str(path)), cache_bytes=cache)
     for q in words + queries + [words[0] + "a" * 9]:
         tiles = img.tiles_of(q.upper())
         assert lex.lookup(bytes(tiles)) == packer_answer(img, tiles), q

@@ -81,3 +81,31 @@ def test_german_list_verified_end_to_end(tmp_path, capsys):
     assert "SCHLIESSEN" in img and "GRÖSSE" in img and "SCHLIEßEN" not in img
     # size target: at most 0.55 x dawgdic (784,388 B in ../shared/wordlists/README.md)
     assert len(img.data) <= 0.55 * 784_388
+
+
+def test_a_list_that_keeps_no_words_is_refused(tmp_path, capsys):
+    # an all-capitals German list: every entry is an abbreviation by ORZ I.3
+    src = tmp_path / "caps.txt"
+    src.write_text("HAUS\nMAUS\nBAUM\nSCHLIESSEN\n", encoding="utf-8")
+    out = tmp_path / "o.img"
+    assert main(["build", str(src), "-l", "de", "-o", str(out), "-q"]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "no word kept" in err and "abbreviation: 4" in err and "only capitals" in err
+    assert not out.exists()
+    # not even when drops are allowed: an empty list is never packed
+    assert main(["build", str(src), "-l", "de", "-o", str(out), "-q", "--allow-drops"]) == EXIT_INPUT
+    assert not out.exists()
+
+
+def test_a_list_that_drops_most_entries_needs_allow_drops(tmp_path, capsys):
+    src = tmp_path / "mixed.txt"
+    src.write_text("kot\nPies\nKraków\nWarszawa\nquiz\nxylofon\npies\n", encoding="utf-8")
+    out = tmp_path / "o.img"
+    assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q"]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "5 of 7 entries dropped" in err and "capital: 3" in err
+    assert "foreign-letter: 2" in err and "--allow-drops" in err
+    assert not out.exists()
+    assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q", "--max-drops", "80"]) == 0
+    assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q", "--allow-drops"]) == 0
+    assert Image.load(out).word_list() == ["KOT", "PIES"]

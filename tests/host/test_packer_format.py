@@ -5,7 +5,9 @@ import zlib
 
 import pytest
 
+from tests.firmware.lexicon_data import worked_example
 from wordlist_packer.cli import EXIT_DAMAGED, main
+from wordlist_packer.encode import NEXT, REL, SINK
 from wordlist_packer.image import Image, ImageError
 from wordlist_packer.normalise import Profile
 from wordlist_packer.pipeline import build_from_lines
@@ -21,24 +23,31 @@ def example(tmp_path, words):
 
 def test_worked_example_bytes(tmp_path):
     data = example(tmp_path, ["ab", "abc", "b"])
-    assert len(data) == 878
-    assert data[:16].hex() == "54434c5801006a036a03000004000000"
-    assert data[16:48].hex() == ("6c775f0b030000000400000003000000"
-                                 "00000000010303000000000000000000")
-    table = {op: data[80 + 3 * op:83 + 3 * op].hex() for op in range(256)
-             if data[80 + 3 * op] != 0xFE}
-    assert table == {0: "000200", 1: "010300", 2: "010500", 3: "020700", 255: "ff0000"}
-    assert data[848:874].hex() == "027878076578616d706c650131000141000142000143" + "9cee191d"
-    assert data[874:].hex() == "02000103"
-
-
-def test_second_example_with_an_address(tmp_path):
-    data = example(tmp_path, ["ab", "abc", "b", "cb", "cbc"])
+    assert len(data) == 421
+    assert data == worked_example()          # the bytes listed in the format document
     img = Image(data)
-    assert img.body.hex() == "0002030104"
-    assert img.table[0:3].hex() == "000803"
-    assert img.body_crc == 0x701B7497
-    assert img.word_list() == ["AB", "ABC", "B", "CB", "CBC"]
+    assert img.header_len == 161 and img.body_len == 260 and img.root == 0
+    assert img.logical[:2].hex() == "b9c0" and not any(img.logical[2:])
+    assert img.s1_tables == [([1, 2], [2, 0, 1]), ([2], [1, 2])]
+    assert img.s2_table == ([1, 2], [0x0300, 0x0700, 0x0802])
+    assert [img.node_record(a) for a in (0, 7, 11)] == [
+        ([(0, False, 7, REL), (1, True, -1, SINK)], -1),
+        ([(1, True, 11, NEXT)], -1),
+        ([(2, True, -1, SINK)], -1)]
+
+
+def test_second_example_with_a_jump(tmp_path):
+    # B's arcs include all of C's: B keeps its own arc and continues in C
+    data = example(tmp_path, ["aa", "ab", "ac", "ba", "bb", "bc", "ca", "cb", "b", "bab", "cab"])
+    img = Image(data)
+    assert img.jumps == 1
+    assert img.word_list() == ["AA", "AB", "AC", "B", "BA", "BAB", "BB", "BC", "CA", "CAB", "CB"]
+    kinds = [img.node_record(a) for a in _nodes(img)]
+    assert sum(1 for own, jump in kinds if jump >= 0) == 1
+
+
+def _nodes(img):
+    return sorted(a for a, _, _ in img.stored_nodes())
 
 
 def test_header_fields_and_tile_table():
@@ -70,7 +79,7 @@ def good():
 
 
 def test_every_truncation_is_reported(good):
-    for n in list(range(0, 120)) + list(range(len(good) - 60, len(good))):
+    for n in list(range(0, 200)) + list(range(len(good) - 60, len(good))):
         with pytest.raises(ImageError, match="truncated|damaged|magic"):
             Image(good[:n])
 
@@ -102,23 +111,22 @@ def test_damaged_image_not_answered_by_cli(tmp_path, good, capsys):
     assert main(["info", str(f)]) == EXIT_DAMAGED
 
 
-def test_body_damage_with_matching_crc_is_still_detected(good):
-    # an unused opcode in the body (forged CRC): the reader refuses, never answers
+def test_body_damage_with_matching_crcs_is_still_detected(good):
+    # a flipped bit with every CRC forged but the page's check: the page check catches it
     img = Image(good)
-    unused = next(op for op in range(255) if img.table[3 * op] == 0xFE)
     body = bytearray(img.body)
-    body[img.root] = unused
+    body[3] ^= 0x20
     data = bytearray(good[:img.body_offset]) + body
     data[16:20] = zlib.crc32(bytes(body)).to_bytes(4, "little")
     hl = img.header_len
     data[hl - 4:hl] = zlib.crc32(bytes(data[:hl - 4])).to_bytes(4, "little")
-    forged = Image(bytes(data))
-    with pytest.raises(ImageError, match="unused opcode"):
-        forged.contains_tiles([0])
+    with pytest.raises(ImageError, match="page 0 fails its check"):
+        Image(bytes(data))
 
 
 def test_wrong_major_version_refused(good):
-    bad = bytearray(good)
-    bad[4] = 2
-    with pytest.raises(ImageError, match="version"):
-        Image(bytes(bad))
+    for major in (1, 3):
+        bad = bytearray(good)
+        bad[4] = major
+        with pytest.raises(ImageError, match="version"):
+            Image(bytes(bad))

@@ -51,6 +51,11 @@ def test_de_abbreviations_dropped():               # ORZ I.3: only capitals / se
     assert norm("de", "GmbH") == (None, ABBREVIATION)
 
 
+def test_de_umlaut_with_another_accent_keeps_the_umlaut():   # ORZ I.2: Ü is a tile
+    assert norm("de", "dǘse") == ("DÜSE", "")
+    assert norm("de", "Ǻse") == ("ASE", "")         # Å is not German: plain A
+
+
 def test_de_decomposed_input_is_composed_first():
     assert norm("de", "A\u0308rger") == ("ÄRGER", "")
 
@@ -75,7 +80,7 @@ def test_nb_a_o_u_umlaut_only_by_blank():         # NSF 1.3: ä ö ü are own le
     p = Profile.builtin("nb")
     codes, _ = p.normalise("salongfähig")
     assert p.display(codes) == "SALONGFÄHIG"
-    assert p.tiles[ord(codes[7])] == "Ä" and "Ä" in p.blank_only
+    assert p.tiles[p.indices(codes)[7]] == "Ä" and "Ä" in p.blank_only
     assert set(p.blank_only) == {"Ä", "Ö", "Ü"}
 
 
@@ -89,10 +94,38 @@ def test_nb_capitals_dropped():                    # NSF 1.2 (proper names)
     assert norm("nb", "tv-en") == (None, NON_LETTER)
 
 
-def test_nb_other_accents_are_foreign():
+def test_nb_other_accents_count_as_the_plain_letter():     # NSF 1.3: not only the table's
     assert norm("nb", "smørrebrød") == ("SMØRREBRØD", "")
     assert norm("nb", "façade") == ("FACADE", "")
-    assert norm("nb", "naïv") == (None, FOREIGN_LETTER)
+    assert norm("nb", "òg") == ("OG", "")             # nynorsk: ÒG gives OG
+    assert norm("nb", "ÒG") == (None, CAPITAL)
+    assert norm("nb", "naïv") == ("NAIV", "")         # ï is no letter of its own in NSF 1.3
+    assert norm("nb", "ǻ") == (None, TOO_SHORT)       # one letter...
+    assert norm("nb", "ǻa") == ("ÅA", "")             # ...Å with an accent stays Å
+    assert norm("nb", "dǘ") == ("DÜ", "")             # Ü with an accent stays Ü (blank only)
+    assert norm("nb", "łosoś") == (None, FOREIGN_LETTER)   # Ł has no combining mark
+
+
+def test_nb_every_accented_latin_letter_is_derived_from_unicode():
+    import unicodedata
+    p = Profile.builtin("nb")
+    checked = 0
+    for cp in range(0xC0, 0x250):
+        ch = chr(cp)
+        if not ch.islower() or ch in "äöüåæø":
+            continue
+        d = unicodedata.normalize("NFD", ch)
+        base = d[0]
+        if len(d) < 2 or not base.isascii() or not all(unicodedata.combining(x) for x in d[1:]):
+            continue
+        if any(x == "\u0308" for x in d[1:]) and base in "aou":
+            continue                                # ä ö ü with another mark: own letters
+        if base == "a" and "\u030a" in d:
+            continue                                # å with another mark: Å
+        codes, reason = p.normalise("x" + ch)
+        assert reason == "" and p.display(codes) == "X" + base.upper(), (ch, reason)
+        checked += 1
+    assert checked > 100
 
 
 # --- Polish, PFS ----------------------------------------------------------------------------
@@ -128,9 +161,9 @@ def test_en_apostrophes_and_capitals_dropped():
 def test_es_digraph_tiles():
     p = Profile.builtin("es")
     codes, _ = p.normalise("chorrillo")
-    assert [p.tiles[ord(c)] for c in codes] == ["CH", "O", "RR", "I", "LL", "O"]
+    assert [p.tiles[i] for i in p.indices(codes)] == ["CH", "O", "RR", "I", "LL", "O"]
     codes, _ = p.normalise("niño")
-    assert [p.tiles[ord(c)] for c in codes] == ["N", "I", "Ñ", "O"]
+    assert [p.tiles[i] for i in p.indices(codes)] == ["N", "I", "Ñ", "O"]
     assert norm("es", "camión") == ("CAMION", "")
 
 
@@ -142,7 +175,7 @@ def test_generic_alphabet_file(tmp_path):
     p = Profile.from_alphabet_file(f)
     assert p.language == "ca" and p.blank_only == ["K"]
     codes, _ = p.normalise("al·la")
-    assert [p.tiles[ord(c)] for c in codes] == ["A", "L·L", "A"]
+    assert [p.tiles[i] for i in p.indices(codes)] == ["A", "L·L", "A"]
     assert p.normalise("àl")[0] is not None
     assert p.normalise("a")[1] == TOO_SHORT
     assert p.normalise("Al")[1] == CAPITAL

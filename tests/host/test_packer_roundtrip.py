@@ -5,12 +5,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wordlist_packer.graph import OrderError, build
+from wordlist_packer.graph import CODE_BASE, OrderError, build
 from wordlist_packer.image import Image, Meta, write_image
 from wordlist_packer.normalise import Profile
 from wordlist_packer.pipeline import build_from_lines, decode_graph, verify
 
 import pytest
+
+
+def codes(tiles):
+    return "".join(chr(CODE_BASE + t) for t in tiles)
 
 
 def image_of(words, tiles, blank=()):
@@ -67,42 +71,45 @@ def test_blank_only_tiles_in_image():
 @given(st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=7), max_size=60))
 def test_generated_lists_round_trip(raw):
     tiles = ["A", "B", "CH", "D", "E", "LL"]
-    words = ["".join(map(chr, w)) for w in raw]
+    words = [codes(w) for w in raw]
     img, g = image_of(words, tiles, blank=("D",))
     expect = sorted(set(words))
-    assert ["".join(map(chr, w)) for w in img.iter_tile_words()] == expect
+    assert [codes(w) for w in img.iter_tile_words()] == expect
     assert img.words == len(expect)
     rng = random.Random(len(words))
     probes = [tuple(rng.randrange(6) for _ in range(rng.randrange(1, 8))) for _ in range(40)]
     s = set(expect)
     for pr in probes:
-        assert img.contains_tiles(pr) == ("".join(map(chr, pr)) in s)
+        assert img.contains_tiles(pr) == (codes(pr) in s)
 
 
-def test_large_generated_list_uses_addresses_and_escapes():
-    # enough nodes and tiles that multi-byte addresses and escaped arcs occur
+def test_large_generated_list_uses_every_kind_of_arc():
+    # enough nodes, tiles and shared endings that every pointer kind, jumps, the
+    # two-tile table and many pages occur
     rng = random.Random(7)
     tiles = [chr(0x41 + i) for i in range(26)] + ["Ä", "Ö", "Ü", "Æ", "Ø", "Å"]
+    endings = [[0, 4, 24], [0, 4, 24, 12, 2], [0, 4], [18, 19, 0, 4, 24, 12, 2]]
     words = set()
     for _ in range(30000):
         n = rng.randrange(2, 12)
-        words.add("".join(chr(min(31, int(rng.expovariate(0.15)))) for _ in range(n)))
+        words.add(codes(min(31, int(rng.expovariate(0.15))) for _ in range(n)))
+    for _ in range(3000):
+        stem = [rng.randrange(32) for _ in range(rng.randrange(2, 7))]
+        for e in rng.choice(endings):
+            words.add(codes(stem + [e]))
     img, g = image_of(words, tiles)
-    sizes = set()
-    pos = 0
-    escapes = 0
-    while pos < img.body_len:
-        start = pos
-        if img.table[3 * img.body[pos]] == 0xFF:
-            escapes += 1
-        _, _, _, pos = img._arc(pos)
-        sizes.add(pos - start)
-    assert max(sizes) >= 3 and escapes > 0
+    from wordlist_packer.pipeline import stored_counts
+    kinds = set()
+    for _, own, _ in img.stored_nodes():
+        kinds.update(k for _, _, _, k in own)
+    assert kinds == {0, 1, 2, 3, 4}              # SINK NEXT REL GROUP ABS
+    assert img.jumps > 100 and img.prefix_depth == 2 and img.header()["pages"] > 50
+    assert stored_counts(img) == (img.arcs, img.nodes, img.jumps)
     expect = sorted(words)
-    got = ["".join(map(chr, w)) for w in img.iter_tile_words()]
+    got = [codes(w) for w in img.iter_tile_words()]
     assert got == expect
     nodes, root = decode_graph(img)
-    assert len(nodes) == img.nodes == len(g.nodes) - 1
+    assert len(nodes) == len(g.nodes) - 1
 
 
 def test_verify_detects_a_different_list():
@@ -115,3 +122,24 @@ def test_verify_detects_a_different_list():
     other = normalise_lines(p, words[:-1] + ["birds"]).words
     rep = verify(img, other, p)
     assert not rep.ok and rep.mismatches
+
+
+@pytest.mark.parametrize("rounds", [(1, 0), (2, 1), (1, 3)])
+def test_sizes_settle_the_last_way_too(rounds):
+    # Too few rounds for the sizes to settle: arcs may then only grow, and a pointer
+    # that would shrink is written loose (its width given, padded).
+    rng = random.Random(11)
+    tiles = [chr(0x41 + i) for i in range(20)]
+    words = sorted({codes(rng.randrange(20) for _ in range(rng.randrange(2, 9)))
+                    for _ in range(4000)})
+    g = build(words)
+    data = write_image(g, Meta(language="xx", tiles=tiles, blank_only=[False] * 20),
+                       rounds=rounds)
+    img = Image(data)
+    loose = sum(1 for s in img.s2_table[1] if s & 0xFF == 0x80)
+    assert loose > 0
+    assert [codes(w) for w in img.iter_tile_words()] == words
+    s = set(words)
+    for _ in range(2000):
+        q = [rng.randrange(20) for _ in range(rng.randrange(1, 9))]
+        assert img.contains_tiles(q) == (codes(q) in s)
