@@ -17,7 +17,7 @@ pip's certificate setting, $PIP_CERT or `global.cert`), checks its SHA-256 again
 both the index and the hash pinned here, and extracts the module into a cache folder (`cache_dir()`: $TILECLOCK_DRIVER_CACHE if set;
 in a checkout of the repository its `build/drivers/`; for an installed clockctl the
 user's cache folder, `$XDG_CACHE_HOME/tileclock/drivers`, by default
-`~/.cache/tileclock/drivers`, on Windows `%LOCALAPPDATA%\tileclock\cache\drivers`;
+`~/.cache/tileclock/drivers`, on Windows `%LOCALAPPDATA%/tileclock/cache/drivers`;
 never the installation's own folder, which may be read-only or shared).  (`pip download` cannot fetch these
 packages: they are MicroPython-only sdists without setup.py, so pip refuses to prepare
 them.)
