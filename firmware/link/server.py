@@ -43,30 +43,156 @@ def _kbd_intr(char):
         pass
 
 
-def _make_reader(stream_in):
-    """A function returning the bytes available now (possibly b"") without blocking."""
+def _make_reader(stream_in, allow_whole=None):
+    """A function returning the bytes available now (possibly b"") without blocking
+    (but see StdinReader: the rest of a frame whose header has come)."""
     if hasattr(stream_in, "any"):  # machine.UART
         def read_uart():
             n = stream_in.any()
             return stream_in.read(min(n, _READ_MAX)) if n else b""
         return read_uart
-    import select
-    poller = select.poll()
-    poller.register(stream_in, select.POLLIN)
-    buf = bytearray(_READ_MAX)
+    return StdinReader(stream_in, allow_whole)
 
-    def read_polled():
-        # One byte at a time: a blocking stream (the ESP32's stdin) only
-        # promises the first byte when poll() says it is readable.
+
+_FLAG = const(0x7E)
+_ESC = const(0x7D)
+_ESC_B = b"\x7d"
+_OUT = const(0)       # not inside a frame (or inside one that is not ours): byte by byte
+_HEAD = const(1)      # after a flag: collecting the frame's header
+_BODY = const(2)      # header known: `left` unescaped bytes of payload and CRC to come
+_WHOLE_MAX = const(1024)
+
+
+class StdinReader:
+    """Reads the link from the REPL's stdin, a frame's body in one piece.
+
+    On the chip the REPL's UART feeds a 260-byte ring buffer from its interrupt
+    (ports/esp32/uart.c:99-116, mphalport.c:57 at v1.26.0), and Python can only learn
+    that it holds at least one byte (poll: mp_hal_stdio_poll, mphalport.c:108-127).
+    sys.stdin.buffer.readinto(buf) returns only once len(buf) bytes have come
+    (stdio_buffer_read, shared/runtime/sys_stdio_mphal.c:137-141, loops on
+    mp_hal_stdin_rx_chr, mphalport.c:129-143).  machine.UART(0), whose any() would
+    say how many bytes wait, is no way out: on the REPL's UART the port installs no
+    ESP-IDF driver (machine_uart.c:465-479), so any() fails (502) and the buffer size
+    is fixed (252).  Taking the bytes one poll and one read(1) at a time costs the
+    chip more time per byte than 921600 baud leaves it (about 11 us), and the ring
+    buffer overflows within 2.8 ms.  But a frame's header says how long it is: once
+    the header has come, at least `left` + 1 more bytes are on their way (payload
+    and CRC, each byte one or two on the wire, then the closing flag), so readinto()
+    of that many takes them in C as fast as they arrive and returns as soon as they
+    are there.  The interrupt still applies the kbd_intr rule to every byte
+    (uart.c:111-112): Ctrl-C handling is unchanged.
+
+    The price: a frame cut in the middle (cable pulled) leaves that read waiting for
+    bytes that do not come, and the whole asyncio loop with it, until the host sends
+    again or the watchdog restarts the clock.  So whole-frame reads are used only when
+    `allow_whole()` says so (Server.whole_frames: at a rate a host negotiated for a
+    transfer, never during a game); otherwise every byte is taken singly, never
+    waiting.
+    """
+
+    def __init__(self, stream, allow_whole=None):
+        import select
+
+        self.stream = stream
+        self.allow_whole = allow_whole
+        self.poller = select.poll()
+        self.poller.register(stream, select.POLLIN)
+        self.buf = bytearray(_WHOLE_MAX)
+        self.state = _OUT
+        self.head = bytearray()
+        self.left = 0
+        self.esc = False
+        self.whole = 0            # frames read whole (statistics, tests)
+
+    def __call__(self):
+        allow = self.allow_whole
+        whole = allow is not None and allow()
+        if whole and self.state == _BODY:
+            return self._read_whole()
+        return self._read_singly(whole)
+
+    def _read_singly(self, whole):
+        # One byte at a time: the chip's stdin only promises the first byte when
+        # poll() says it is readable.  With whole-frame reads allowed, stop once a
+        # frame's header is complete: the next call reads the rest of it whole.
+        buf = self.buf
         n = 0
-        while n < _READ_MAX and poller.poll(0):
-            b = stream_in.read(1)
+        stream = self.stream
+        poll = self.poller.poll
+        while n < _READ_MAX and poll(0):
+            b = stream.read(1)
             if not b:
                 break
             buf[n] = b[0]
             n += 1
+            self._track(b[0])
+            if whole and self.state == _BODY:
+                break
         return bytes(buf[:n])
-    return read_polled
+
+    def _read_whole(self):
+        # The rest of the frame's body and its closing flag, at most a buffer's worth.
+        want = self.left + 1
+        if want > _WHOLE_MAX:
+            want = _WHOLE_MAX
+        mv = memoryview(self.buf)
+        got = 0
+        while got < want:
+            n = self.stream.readinto(mv[got:want])
+            if not n:          # end of the stream (the host side is gone): stop here
+                break
+            got += n
+        data = bytes(self.buf[:got])
+        self._account(data)
+        return data
+
+    def _account(self, data):
+        """Follow the frame through a run of bytes read whole."""
+        i = data.find(b"\x7e")
+        body = data if i < 0 else data[:i]
+        if body:
+            self.left -= len(body) - body.count(_ESC_B)
+            self.esc = body[-1] == _ESC
+            if self.left < 0:
+                self.state = _OUT
+        if i >= 0:
+            if self.state == _BODY and not self.left and not self.esc:
+                self.whole += 1
+            # the closing flag (or, if the frame was shorter than its header said, the
+            # start of the next one): what follows it is followed byte by byte
+            self.state = _OUT
+            for b in data[i:]:
+                self._track(b)
+
+    def _track(self, b):
+        if b == _FLAG:
+            self.state = _HEAD
+            self.head = bytearray()
+            self.esc = False
+            return
+        if self.state == _OUT:
+            return
+        if self.esc:
+            self.esc = False
+            b ^= 0x20
+        elif b == _ESC:
+            self.esc = True
+            return
+        if self.state == _HEAD:
+            head = self.head
+            head.append(b)
+            if len(head) == frame.HEAD:
+                n = head[4] | (head[5] << 8)
+                if head[0] != frame.VERSION or n > frame.MAX_PAYLOAD:
+                    self.state = _OUT         # not a frame of ours: byte by byte
+                else:
+                    self.state = _BODY
+                    self.left = n + 4         # payload and CRC
+        else:
+            self.left -= 1
+            if self.left < 0:
+                self.state = _OUT
 
 
 class Server:
@@ -148,6 +274,16 @@ class Server:
         # 128 bytes' time at this rate (10 bits a byte).
         self.pause = min(IDLE_MS, max(1, 1280000 // baud)) / 1000
 
+    def whole_frames(self):
+        """Whether the link may read a frame's body whole (StdinReader): only at a rate
+        a host negotiated for a transfer (it sends whole frames, back to back with its
+        replies), and never during a game (a frame cut short would hold up the clock
+        until the watchdog restarts it)."""
+        if self.baud == BOOT_BAUD:
+            return False
+        game = getattr(getattr(self.handler, "services", None), "game_in_progress", None)
+        return game is None or not game()
+
     def check_rate(self, now):
         """Back to the boot rate when the new one does not work or the host left."""
         if self.baud == BOOT_BAUD:
@@ -192,12 +328,12 @@ async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_
 
     set_baud(rate): switches the link's UART (hal_link.set_baud), or None: BAUD is refused.
     clock: an object with ticks_ms() (timebase.SystemClock) for the rate's probation."""
-    read = _make_reader(stream_in)
     if clock is None:
         from timebase import SystemClock
 
         clock = SystemClock()
     server = Server(handler, _writer(stream_out), set_baud, clock)
+    read = _make_reader(stream_in, server.whole_frames)
     server.last_good = clock.ticks_ms()
     server.pause = idle_ms / 1000
     owns_stdin = not hasattr(stream_in, "any")   # the REPL's stream, not a machine.UART
