@@ -57,10 +57,11 @@ def _make_reader(stream_in, allow_whole=None):
 _FLAG = const(0x7E)
 _ESC = const(0x7D)
 _ESC_B = b"\x7d"
+_FLAG_B = b"\x7e"
 _OUT = const(0)       # not inside a frame (or inside one that is not ours): byte by byte
 _HEAD = const(1)      # after a flag: collecting the frame's header
 _BODY = const(2)      # header known: `left` unescaped bytes of payload and CRC to come
-_WHOLE_MAX = const(1024)
+_WHOLE_MAX = const(1536)   # a chunk frame (1 KB of data) and its escapes
 
 
 class StdinReader:
@@ -98,77 +99,132 @@ class StdinReader:
         self.allow_whole = allow_whole
         self.poller = select.poll()
         self.poller.register(stream, select.POLLIN)
-        self.buf = bytearray(_WHOLE_MAX)
+        self.buf = bytearray(_READ_MAX)
+        self.one = bytearray(1)
+        self.big = None           # the whole-frame buffer, while whole reads are allowed
         self.state = _OUT
-        self.head = bytearray()
-        self.left = 0
-        self.esc = False
+        self.head = bytearray(frame.HEAD)
+        self.nhead = 0
+        self.left = 0             # unescaped bytes of payload and CRC still to come
+        self.esc = False          # the last byte was an escape
         self.whole = 0            # frames read whole (statistics, tests)
 
     def __call__(self):
         allow = self.allow_whole
         whole = allow is not None and allow()
-        if whole and self.state == _BODY:
-            return self._read_whole()
-        return self._read_singly(whole)
+        # Between frames (never in the middle of one: an allocation there could set off
+        # a garbage collection while the bytes stream in), take or drop the buffer.
+        if whole and self.big is None:
+            self.big = bytearray(_WHOLE_MAX)
+        elif not whole:
+            self.big = None
+        if whole:
+            return self._read_frame()
+        return self._read_singly()
 
-    def _read_singly(self, whole):
+    def _ready(self):
+        # poll without allocating: ipoll() returns the poll object itself as the
+        # iterator (extmod/modselect.c)
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
+
+    def _read_singly(self):
         # One byte at a time: the chip's stdin only promises the first byte when
-        # poll() says it is readable.  With whole-frame reads allowed, stop once a
-        # frame's header is complete: the next call reads the rest of it whole.
+        # poll() says it is readable.
         buf = self.buf
+        one = self.one
         n = 0
         stream = self.stream
-        poll = self.poller.poll
-        while n < _READ_MAX and poll(0):
-            b = stream.read(1)
-            if not b:
+        while n < _READ_MAX and self._ready():
+            if not stream.readinto(one):
                 break
-            buf[n] = b[0]
+            buf[n] = one[0]
             n += 1
-            self._track(b[0])
-            if whole and self.state == _BODY:
-                break
+            self._track(one[0])
         return bytes(buf[:n])
 
-    def _read_whole(self):
-        # The rest of the frame's body and its closing flag, at most a buffer's worth.
-        want = self.left + 1
-        if want > _WHOLE_MAX:
-            want = _WHOLE_MAX
-        mv = memoryview(self.buf)
-        got = 0
-        while got < want:
-            n = self.stream.readinto(mv[got:want])
-            if not n:          # end of the stream (the host side is gone): stop here
+    def _read_frame(self):
+        """Bytes up to a frame's opening flag as poll() offers them, then the whole
+        frame up to its closing flag, read as the frame promises them.  Nothing is
+        allocated from the opening flag to the closing one: on the chip a garbage
+        collection there would let the 260-byte ring buffer overflow while the frame
+        streams in at up to 92 bytes a millisecond."""
+        buf = self.buf
+        one = self.one
+        stream = self.stream
+        n = 0
+        while n < _READ_MAX:
+            if self.state == _BODY:
+                body = self._read_body()         # first: nothing allocated before it
+                return bytes(buf[:n]) + body
+            # After a frame's opening flag its header is on its way: read it without
+            # asking poll (which also keeps this loop free of allocations).
+            in_frame = self.state == _HEAD and (self.nhead or self.esc)
+            if not in_frame and not self._ready():
                 break
-            got += n
-        data = bytes(self.buf[:got])
-        self._account(data)
-        return data
+            if not stream.readinto(one):
+                break
+            buf[n] = one[0]
+            n += 1
+            self._track(one[0])
+        return bytes(buf[:n])
 
-    def _account(self, data):
-        """Follow the frame through a run of bytes read whole."""
-        i = data.find(b"\x7e")
-        body = data if i < 0 else data[:i]
-        if body:
-            self.left -= len(body) - body.count(_ESC_B)
-            self.esc = body[-1] == _ESC
-            if self.left < 0:
-                self.state = _OUT
-        if i >= 0:
-            if self.state == _BODY and not self.left and not self.esc:
-                self.whole += 1
-            # the closing flag (or, if the frame was shorter than its header said, the
-            # start of the next one): what follows it is followed byte by byte
-            self.state = _OUT
-            for b in data[i:]:
+    def _read_body(self):
+        """The rest of the frame, up to its closing flag, into the whole-frame buffer.
+        Each readinto asks for no more bytes than the frame still promises (`left` + 1:
+        escapes only add bytes): the first in one call, which returns once they have all
+        come; the few bytes the escapes add, then the closing flag, one at a time."""
+        big = self.big
+        size = len(big)
+        stream = self.stream
+        one = self.one
+        got = 0
+        while got < size:
+            want = self.left + 1
+            if not got and want > 8 and want <= size:
+                n = stream.readinto(big, want)
+                if not n:
+                    break                        # the stream ended (host side gone)
+                flag = big.find(_FLAG_B, 0, n)
+                if flag >= 0:                    # shorter than its header said
+                    got = self._after_flag(big, flag, n)
+                    break
+                self.left -= n - big.count(_ESC_B, 0, n)
+                self.esc = big[n - 1] == _ESC
+                got = n
+                if self.left < 0:
+                    self.state = _OUT
+                    break
+                continue
+            # each still promised: the closing flag has not come
+            if not stream.readinto(one):
+                break
+            b = one[0]
+            big[got] = b
+            got += 1
+            if b == _FLAG:
+                if not self.left and not self.esc:
+                    self.whole += 1
                 self._track(b)
+                break
+            self._track(b)
+            if self.state != _BODY:
+                break
+        return big[:got]
+
+    def _after_flag(self, big, flag, end):
+        # A flag inside a run: this frame ended early (damaged; the decoder answers
+        # it); the bytes after the flag begin the next one, followed byte by byte.
+        self.state = _OUT
+        for i in range(flag, end):
+            self._track(big[i])
+        return end
 
     def _track(self, b):
         if b == _FLAG:
             self.state = _HEAD
-            self.head = bytearray()
+            self.nhead = 0
             self.esc = False
             return
         if self.state == _OUT:
@@ -181,8 +237,9 @@ class StdinReader:
             return
         if self.state == _HEAD:
             head = self.head
-            head.append(b)
-            if len(head) == frame.HEAD:
+            head[self.nhead] = b
+            self.nhead += 1
+            if self.nhead == frame.HEAD:
                 n = head[4] | (head[5] << 8)
                 if head[0] != frame.VERSION or n > frame.MAX_PAYLOAD:
                     self.state = _OUT         # not a frame of ours: byte by byte
