@@ -14,8 +14,11 @@ images and the freeze manifest (firmware/manifest.py) all take this one file.
 the pinned source distribution through the configured package index (PEP 503/691
 simple API: $PIP_INDEX_URL, else `pip config get global.index-url`, else PyPI; with
 pip's certificate setting, $PIP_CERT or `global.cert`), checks its SHA-256 against
-both the index and the hash pinned here, and extracts the module into a cache folder
-(`build/drivers/`, or $TILECLOCK_DRIVER_CACHE).  (`pip download` cannot fetch these
+both the index and the hash pinned here, and extracts the module into a cache folder (`cache_dir()`: $TILECLOCK_DRIVER_CACHE if set;
+in a checkout of the repository its `build/drivers/`; for an installed clockctl the
+user's cache folder, `$XDG_CACHE_HOME/tileclock/drivers`, by default
+`~/.cache/tileclock/drivers`, on Windows `%LOCALAPPDATA%/tileclock/cache/drivers`;
+never the installation's own folder, which may be read-only or shared).  (`pip download` cannot fetch these
 packages: they are MicroPython-only sdists without setup.py, so pip refuses to prepare
 them.)
 
@@ -49,8 +52,34 @@ class DriverError(RuntimeError):
     pass
 
 
+def is_checkout(root: Path | None = None) -> bool:
+    """True if the host tools run from the repository (a clone, or `pip install -e`),
+    not from an installed package (whose parent folder is site-packages)."""
+    root = REPO if root is None else root
+    return (root / "pyproject.toml").is_file() and (root / "firmware" / "main.py").is_file()
+
+
+def user_cache_dir() -> Path:
+    """The per-user cache folder of tileclock (XDG base directories; LOCALAPPDATA on
+    Windows)."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "tileclock" / "cache"
+    base = os.environ.get("XDG_CACHE_HOME")
+    # The XDG specification: a relative path in the variable is invalid and ignored.
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tileclock"
+
+
 def cache_dir() -> Path:
-    return Path(os.environ.get("TILECLOCK_DRIVER_CACHE") or REPO / "build" / "drivers")
+    """Where the drivers are kept: $TILECLOCK_DRIVER_CACHE, else `build/drivers/` of a
+    checkout, else the user's cache folder."""
+    override = os.environ.get("TILECLOCK_DRIVER_CACHE")
+    if override:
+        return Path(override)
+    if is_checkout():
+        return REPO / "build" / "drivers"
+    return user_cache_dir() / "drivers"
 
 
 def _pip_config(key: str) -> str | None:

@@ -142,7 +142,8 @@ class Link:
         self.decoder = Decoder()
         self._seq = 0
         self.echoes = 0
-        self.stats = {"tx_bytes": 0, "rx_bytes": 0, "retransmits": 0, "naks": 0, "requests": 0}
+        self.stats = {"tx_bytes": 0, "rx_bytes": 0, "retransmits": 0, "naks": 0, "stale_naks": 0,
+                      "requests": 0}
 
     def close(self):
         try:
@@ -179,7 +180,8 @@ class Link:
             if attempt:
                 self.stats["retransmits"] += 1
             self._write(wire)
-            deadline = time.monotonic() + timeout
+            sent = time.monotonic()
+            deadline = sent + timeout
             resend = False
             while not resend and time.monotonic() < deadline:
                 data = self.ser.read(max(1, getattr(self.ser, "in_waiting", 0) or 0))
@@ -198,6 +200,13 @@ class Link:
                     if rkind == ERROR:
                         err = _error(rpayload)
                         if rseq == 0 and err.code == "E_FRAME":
+                            if time.monotonic() < sent + self.wire_time(len(wire)):
+                                # Too early to be about this copy, which is still on its
+                                # way: it answers an earlier, damaged one (resent after a
+                                # timeout).  Resending now would pile a third copy on the
+                                # device while it works on this one.
+                                self.stats["stale_naks"] += 1
+                                continue
                             self.stats["naks"] += 1
                             resend = True   # our frame arrived damaged: send it again now
                             break
@@ -216,6 +225,11 @@ class Link:
         if last_error is not None:
             raise last_error
         raise NoAnswer(self._silence_hint())
+
+    def wire_time(self, nbytes: int) -> float:
+        """Seconds `nbytes` take to reach the device at the port's rate (10 bits a byte),
+        plus 50 ms for the USB bridge and the device to take them."""
+        return nbytes * 10 / max(1200, self.ser.baudrate or 115200) + 0.05
 
     def _silence_hint(self) -> str:
         seen = bytes(self.decoder.noise)

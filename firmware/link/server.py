@@ -43,30 +43,213 @@ def _kbd_intr(char):
         pass
 
 
-def _make_reader(stream_in):
-    """A function returning the bytes available now (possibly b"") without blocking."""
+def _make_reader(stream_in, allow_whole=None):
+    """A function returning the bytes available now (possibly b"") without blocking
+    (but see StdinReader: the rest of a frame whose header has come)."""
     if hasattr(stream_in, "any"):  # machine.UART
         def read_uart():
             n = stream_in.any()
             return stream_in.read(min(n, _READ_MAX)) if n else b""
         return read_uart
-    import select
-    poller = select.poll()
-    poller.register(stream_in, select.POLLIN)
-    buf = bytearray(_READ_MAX)
+    return StdinReader(stream_in, allow_whole)
 
-    def read_polled():
-        # One byte at a time: a blocking stream (the ESP32's stdin) only
-        # promises the first byte when poll() says it is readable.
+
+_FLAG = const(0x7E)
+_ESC = const(0x7D)
+_ESC_B = b"\x7d"
+_FLAG_B = b"\x7e"
+_OUT = const(0)       # not inside a frame (or inside one that is not ours): byte by byte
+_HEAD = const(1)      # after a flag: collecting the frame's header
+_BODY = const(2)      # header known: `left` unescaped bytes of payload and CRC to come
+_WHOLE_MAX = const(1536)   # a chunk frame (1 KB of data) and its escapes
+
+
+class StdinReader:
+    """Reads the link from the REPL's stdin, a frame's body in one piece.
+
+    On the chip the REPL's UART feeds a 260-byte ring buffer from its interrupt
+    (ports/esp32/uart.c:99-116, mphalport.c:57 at v1.26.0), and Python can only learn
+    that it holds at least one byte (poll: mp_hal_stdio_poll, mphalport.c:108-127).
+    sys.stdin.buffer.readinto(buf) returns only once len(buf) bytes have come
+    (stdio_buffer_read, shared/runtime/sys_stdio_mphal.c:137-141, loops on
+    mp_hal_stdin_rx_chr, mphalport.c:129-143).  machine.UART(0), whose any() would
+    say how many bytes wait, is no way out: on the REPL's UART the port installs no
+    ESP-IDF driver (machine_uart.c:465-479), so any() fails (502) and the buffer size
+    is fixed (252).  Taking the bytes one poll and one read(1) at a time costs the
+    chip more time per byte than 921600 baud leaves it (about 11 us), and the ring
+    buffer overflows within 2.8 ms.  But a frame's header says how long it is: once
+    the header has come, at least `left` + 1 more bytes are on their way (payload
+    and CRC, each byte one or two on the wire, then the closing flag), so readinto()
+    of that many takes them in C as fast as they arrive and returns as soon as they
+    are there.  The interrupt still applies the kbd_intr rule to every byte
+    (uart.c:111-112): Ctrl-C handling is unchanged.
+
+    The price: a frame cut in the middle (cable pulled) leaves that read waiting for
+    bytes that do not come, and the whole asyncio loop with it, until the host sends
+    again or the watchdog restarts the clock.  So whole-frame reads are used only when
+    `allow_whole()` says so (Server.whole_frames: at a rate a host negotiated for a
+    transfer, never during a game); otherwise every byte is taken singly, never
+    waiting.
+    """
+
+    def __init__(self, stream, allow_whole=None):
+        import select
+
+        self.stream = stream
+        self.allow_whole = allow_whole
+        self.poller = select.poll()
+        self.poller.register(stream, select.POLLIN)
+        self.buf = bytearray(_READ_MAX)
+        self.one = bytearray(1)
+        self.big = None           # the whole-frame buffer, while whole reads are allowed
+        self.state = _OUT
+        self.head = bytearray(frame.HEAD)
+        self.nhead = 0
+        self.left = 0             # unescaped bytes of payload and CRC still to come
+        self.esc = False          # the last byte was an escape
+        self.whole = 0            # frames read whole (statistics, tests)
+
+    def __call__(self):
+        allow = self.allow_whole
+        whole = allow is not None and allow()
+        # Between frames (never in the middle of one: an allocation there could set off
+        # a garbage collection while the bytes stream in), take or drop the buffer.
+        if whole and self.big is None:
+            self.big = bytearray(_WHOLE_MAX)
+        elif not whole:
+            self.big = None
+        if whole:
+            return self._read_frame()
+        return self._read_singly()
+
+    def _ready(self):
+        # poll without allocating: ipoll() returns the poll object itself as the
+        # iterator (extmod/modselect.c)
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
+
+    def _read_singly(self):
+        # One byte at a time: the chip's stdin only promises the first byte when
+        # poll() says it is readable.
+        buf = self.buf
+        one = self.one
         n = 0
-        while n < _READ_MAX and poller.poll(0):
-            b = stream_in.read(1)
-            if not b:
+        stream = self.stream
+        while n < _READ_MAX and self._ready():
+            if not stream.readinto(one):
                 break
-            buf[n] = b[0]
+            buf[n] = one[0]
             n += 1
+            self._track(one[0])
         return bytes(buf[:n])
-    return read_polled
+
+    def _read_frame(self):
+        """Bytes up to a frame's opening flag as poll() offers them, then the whole
+        frame up to its closing flag, read as the frame promises them.  Nothing is
+        allocated from the opening flag to the closing one: on the chip a garbage
+        collection there would let the 260-byte ring buffer overflow while the frame
+        streams in at up to 92 bytes a millisecond."""
+        buf = self.buf
+        one = self.one
+        stream = self.stream
+        n = 0
+        while n < _READ_MAX:
+            if self.state == _BODY:
+                body = self._read_body()         # first: nothing allocated before it
+                return bytes(buf[:n]) + body
+            # After a frame's opening flag its header is on its way: read it without
+            # asking poll (which also keeps this loop free of allocations).
+            in_frame = self.state == _HEAD and (self.nhead or self.esc)
+            if not in_frame and not self._ready():
+                break
+            if not stream.readinto(one):
+                break
+            buf[n] = one[0]
+            n += 1
+            self._track(one[0])
+        return bytes(buf[:n])
+
+    def _read_body(self):
+        """The rest of the frame, up to its closing flag, into the whole-frame buffer.
+        Each readinto asks for no more bytes than the frame still promises (`left` + 1:
+        escapes only add bytes): the first in one call, which returns once they have all
+        come; the few bytes the escapes add, then the closing flag, one at a time."""
+        big = self.big
+        size = len(big)
+        stream = self.stream
+        one = self.one
+        got = 0
+        while got < size:
+            want = self.left + 1
+            if not got and want > 8 and want <= size:
+                n = stream.readinto(big, want)
+                if not n:
+                    break                        # the stream ended (host side gone)
+                flag = big.find(_FLAG_B, 0, n)
+                if flag >= 0:                    # shorter than its header said
+                    got = self._after_flag(big, flag, n)
+                    break
+                self.left -= n - big.count(_ESC_B, 0, n)
+                self.esc = big[n - 1] == _ESC
+                got = n
+                if self.left < 0:
+                    self.state = _OUT
+                    break
+                continue
+            # each still promised: the closing flag has not come
+            if not stream.readinto(one):
+                break
+            b = one[0]
+            big[got] = b
+            got += 1
+            if b == _FLAG:
+                if not self.left and not self.esc:
+                    self.whole += 1
+                self._track(b)
+                break
+            self._track(b)
+            if self.state != _BODY:
+                break
+        return big[:got]
+
+    def _after_flag(self, big, flag, end):
+        # A flag inside a run: this frame ended early (damaged; the decoder answers
+        # it); the bytes after the flag begin the next one, followed byte by byte.
+        self.state = _OUT
+        for i in range(flag, end):
+            self._track(big[i])
+        return end
+
+    def _track(self, b):
+        if b == _FLAG:
+            self.state = _HEAD
+            self.nhead = 0
+            self.esc = False
+            return
+        if self.state == _OUT:
+            return
+        if self.esc:
+            self.esc = False
+            b ^= 0x20
+        elif b == _ESC:
+            self.esc = True
+            return
+        if self.state == _HEAD:
+            head = self.head
+            head[self.nhead] = b
+            self.nhead += 1
+            if self.nhead == frame.HEAD:
+                n = head[4] | (head[5] << 8)
+                if head[0] != frame.VERSION or n > frame.MAX_PAYLOAD:
+                    self.state = _OUT         # not a frame of ours: byte by byte
+                else:
+                    self.state = _BODY
+                    self.left = n + 4         # payload and CRC
+        else:
+            self.left -= 1
+            if self.left < 0:
+                self.state = _OUT
 
 
 class Server:
@@ -148,6 +331,16 @@ class Server:
         # 128 bytes' time at this rate (10 bits a byte).
         self.pause = min(IDLE_MS, max(1, 1280000 // baud)) / 1000
 
+    def whole_frames(self):
+        """Whether the link may read a frame's body whole (StdinReader): only at a rate
+        a host negotiated for a transfer (it sends whole frames, back to back with its
+        replies), and never during a game (a frame cut short would hold up the clock
+        until the watchdog restarts it)."""
+        if self.baud == BOOT_BAUD:
+            return False
+        game = getattr(getattr(self.handler, "services", None), "game_in_progress", None)
+        return game is None or not game()
+
     def check_rate(self, now):
         """Back to the boot rate when the new one does not work or the host left."""
         if self.baud == BOOT_BAUD:
@@ -192,12 +385,12 @@ async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_
 
     set_baud(rate): switches the link's UART (hal_link.set_baud), or None: BAUD is refused.
     clock: an object with ticks_ms() (timebase.SystemClock) for the rate's probation."""
-    read = _make_reader(stream_in)
     if clock is None:
         from timebase import SystemClock
 
         clock = SystemClock()
     server = Server(handler, _writer(stream_out), set_baud, clock)
+    read = _make_reader(stream_in, server.whole_frames)
     server.last_good = clock.ticks_ms()
     server.pause = idle_ms / 1000
     owns_stdin = not hasattr(stream_in, "any")   # the REPL's stream, not a machine.UART

@@ -68,7 +68,17 @@ class ChipInput:
 
 
 class Pacer:
-    """Lets bytes through no faster than `rate` bytes per second (None: no limit)."""
+    """Lets bytes through no faster than `rate` bytes per second (None: no limit).
+
+    Bytes that keep coming follow one schedule, as on a wire that is never idle
+    between them: a wait that overslept (the system's timer slack, the relay thread
+    waiting for a CPU) is made up by the next ones instead of adding up, so a long
+    transfer takes its bytes' time on the wire and no more.  The schedule starts
+    afresh when the sender fell behind it by more than CATCH_UP_S (the line was idle):
+    bytes are never delivered faster than that much ahead of their time.
+    """
+
+    CATCH_UP_S = 0.001
 
     def __init__(self, rate: float | None = None):
         self.rate = rate
@@ -85,7 +95,7 @@ class Pacer:
             return
         with self._lock:
             now = time.monotonic()
-            start = max(now, self._free_at)
+            start = max(self._free_at, now - self.CATCH_UP_S)
             self._free_at = start + nbytes / self.rate
             done = self._free_at
         delay = done - time.monotonic()
@@ -111,6 +121,26 @@ def unread(fd: int) -> int:
         return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
     except OSError:
         return 0
+
+
+def process_state(pid: int) -> str | None:
+    """The state letter of a process (/proc/PID/stat: R running or runnable, S
+    sleeping, ...), or None if it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def run_delay(pid: int) -> int | None:
+    """Nanoseconds the process has spent runnable but waiting for a CPU
+    (/proc/PID/schedstat, second field; Linux with scheduler statistics)."""
+    try:
+        with open("/proc/%d/schedstat" % pid) as f:
+            return int(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def tty_baud(fd: int) -> int | None:
@@ -148,6 +178,8 @@ class DeviceEnd:
         self.to_device = Pacer()
         self.to_host = Pacer()
         self.lost = 0          # bytes lost to a full receive buffer
+        self.held = 0.0        # seconds bytes were held back while the chip's process
+        #                        waited for this machine's CPU (see _uart_room)
         self.garbled = 0       # bytes sent while the two ends' rates differed
         self._baud = (None, BOOT_BAUD)
 
@@ -176,6 +208,17 @@ class DeviceEnd:
             return None
         return USB_FS_BULK_BYTES_PER_S if self.kind == "usb" else uart_bytes_per_s(baud)
 
+    def piece(self, rate: float | None) -> int:
+        """Bytes handed over at a time: about half a millisecond's worth, small against
+        the chip's receive buffer (a UART's 259 bytes are 2.8 ms at 921600 baud); on
+        USB four full-speed packets, well under the 515 bytes the device takes before
+        flow control holds the host."""
+        if self.kind == "usb":
+            return 256
+        if not rate:
+            return 64
+        return max(16, min(128, int(rate * 0.0005)))
+
     def host_to_device(self, data: bytes, write, slave_fd: int | None, host_baud: int | None,
                        stop: threading.Event | None = None) -> None:
         """Deliver host bytes to the firmware through `write(bytes)`."""
@@ -185,14 +228,14 @@ class DeviceEnd:
         baud = self.device_baud()
         data = self._garble(data, host_baud, baud)
         self.to_device.set_rate(self.rate(host_baud or baud))
-        step = 64 if self.kind == "usb" else 16
+        step = self.piece(self.to_device.rate)
         for i in range(0, len(data), step):
             piece = data[i:i + step]
             self.to_device.wait(len(piece))
             if not self.paced or slave_fd is None:
                 pass
             elif self.kind == "uart":
-                room = RX_BUFFER - unread(slave_fd)
+                room = self._uart_room(slave_fd, len(piece), stop)
                 if room < len(piece):
                     self.lost += len(piece) - max(room, 0)
                     piece = piece[:max(room, 0)]
@@ -203,6 +246,35 @@ class DeviceEnd:
                     time.sleep(0.0005)
             if piece:
                 write(piece)
+
+    def _uart_room(self, slave_fd: int, need: int, stop: threading.Event | None) -> int:
+        """Room in the chip's receive buffer for `need` bytes.  When it is full the
+        bytes are lost if the firmware did not read in time of its own doing (busy,
+        or asleep); but a simulated chip's process may also have been waiting for one
+        of this machine's CPUs, which a chip, with its own CPU, never does: then the
+        wire holds the bytes back until the process has run (the time is counted in
+        `held`) instead of losing them."""
+        room = RX_BUFFER - unread(slave_fd)
+        pid = self.chip.pid
+        if room >= need or pid is None:
+            return room
+        start = time.monotonic()
+        delay0 = run_delay(pid)
+        room0 = room
+        while room < need and not (stop and stop.is_set()):
+            held = time.monotonic() - start
+            # runnable (computing, or waiting for a CPU): wait up to a second; asleep
+            # (a wait of its own, e.g. the flash): a moment, for a wake-up under way
+            if held > 1.0 or (held > 0.002 and process_state(pid) != "R"):
+                break
+            time.sleep(0.0002)
+            room = RX_BUFFER - unread(slave_fd)
+        waited = time.monotonic() - start
+        waited_cpu = (run_delay(pid) - delay0) / 1e9 if delay0 is not None else 0.0
+        if waited > 0 and waited_cpu >= waited / 2:
+            self.held += waited       # the process waited for a CPU: not the chip's loss
+            return max(RX_BUFFER - unread(slave_fd), need)
+        return room0                  # what did not fit when the bytes came is lost
 
     def _garble(self, data: bytes, host_baud: int | None, baud: int) -> bytes:
         if not (self.paced and self.kind == "uart" and host_baud):

@@ -51,8 +51,17 @@ def test_pip_install_gives_a_clockctl_that_builds_an_image_with_the_firmware(tmp
     assert clockctl.exists()
     work = tmp_path / "elsewhere"
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["TILECLOCK_DRIVER_CACHE"] = str(REPO / "build" / "drivers")   # no download here
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "TILECLOCK_DRIVER_CACHE")}
+    # An installed clockctl keeps the driver in the user's cache folder, not beside
+    # site-packages: seed that folder with the checked download (no download here).
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    user_cache = tmp_path / "xdg" / "tileclock" / "drivers"
+    shutil.copytree(REPO / "build" / "drivers", user_cache)
+    where_cache = subprocess.run([str(py), "-c", "from host_tools import drivers; "
+                                  "print(drivers.cache_dir())"],
+                                 capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert where_cache.stdout.strip() == str(user_cache), where_cache.stdout + where_cache.stderr
     where = subprocess.run([str(py), "-c", "import host_tools.image as i; print(i.__file__, "
                             "i.FIRMWARE)"], capture_output=True, text=True, cwd=work, env=env)
     module, firmware = where.stdout.split()
@@ -67,3 +76,21 @@ def test_pip_install_gives_a_clockctl_that_builds_an_image_with_the_firmware(tmp
     slot = {k[len("fw/a/"):]: v for k, v in files.items() if k.startswith("fw/a/")}
     assert slot == image.firmware_tree("s3")             # the same firmware, byte for byte
     assert files["boot.py"] == (REPO / "firmware" / "boot.py").read_bytes()
+    assert not (Path(site) / "build").exists()            # nothing written beside the package
+
+
+def test_the_driver_cache_is_build_drivers_in_a_checkout_else_the_users(tmp_path, monkeypatch):
+    from host_tools import drivers
+
+    monkeypatch.delenv("TILECLOCK_DRIVER_CACHE", raising=False)
+    assert drivers.cache_dir() == REPO / "build" / "drivers"
+    installed = tmp_path / "site-packages"          # host_tools' parent once installed
+    (installed / "host_tools" / "firmware").mkdir(parents=True)
+    monkeypatch.setattr(drivers, "REPO", installed)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert drivers.cache_dir() == tmp_path / "cache" / "tileclock" / "drivers"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")    # invalid by the XDG rules
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert drivers.cache_dir() == tmp_path / "home" / ".cache" / "tileclock" / "drivers"
+    monkeypatch.setenv("TILECLOCK_DRIVER_CACHE", str(tmp_path / "mine"))
+    assert drivers.cache_dir() == tmp_path / "mine"
