@@ -20,6 +20,10 @@ END = 10
 RESET = 11       # the referee reset the clock during a game
 RECOVERED = 12   # the device came back after a power cut or a restart
 ENDED = 13       # the game was ended from outside (a forced preset change)
+SWITCH = 14      # clocks switched without a play (3.1.1, 4.2c lent; 7.3.2.2 turn lost)
+UNDO = 15        # the referee took back the last end, accept or forfeit
+CONTINUE = 16    # the game goes on after a presumed end (4.4b iii, 3.4b)
+MOVE = 17        # duplicate: a move's countdown ended (its time, or the game's end)
 
 # kind -> (name, field names after "seq" and "kind")
 LAYOUT = (
@@ -37,6 +41,10 @@ LAYOUT = (
     ("reset", ("at", "phase")),
     ("recovered", ("at", "phase", "cause")),
     ("ended", ("at", "reason")),
+    ("switch", ("at", "side", "lent")),
+    ("undo", ("at", "what")),
+    ("continue", ("at", "side")),
+    ("move", ("n", "start", "end", "ms")),
 )
 
 
