@@ -16,7 +16,8 @@ from micropython import const
 
 from clock import gamelog as gl
 from clock.display import write_time
-from clock.engine import (CUE_MOVE_END, CUE_MOVE_WARNING, Engine, PHASE_OVER, PHASE_SETUP,
+from clock.engine import (CUE_MOVE_END, CUE_MOVE_WARNING, Engine, PHASE_OVER, PHASE_PLAY,
+                          PHASE_SETUP,
                           _check_side)
 
 _WARNING_MS = const(30000)    # RULES.md: FISF duplicate, a warning 30 s before the end
