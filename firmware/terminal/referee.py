@@ -90,9 +90,9 @@ class Referee:
         self.last_t = t
         mode = self.mode
         if mode >= GAME:
-            from terminal.referee_game import key
+            from terminal import referee_game
 
-            return key(self, ch, t)
+            return referee_game.key(self, ch, t)
         if mode == PIN:
             return self._pin_key(ch, t)
         if mode == PICK:
@@ -384,9 +384,9 @@ class Referee:
         text = flow.text
         mode = self.mode
         if mode >= GAME:
-            from terminal.referee_game import lines
+            from terminal import referee_game
 
-            return lines(self)
+            return referee_game.lines(self)
         note = text(self.note).split("\n")[0] if self.note else ""
         if mode == PIN:
             lines = [text("menu_title"), "", text("pin") + " " + "*" * len(self.digits), ""]
