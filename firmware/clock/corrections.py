@@ -11,6 +11,7 @@
 # (docs/runtime.md, Memory).  The functions work on the engine's own state, as
 # clock/snapshot.py does.
 
+from timebase import ticks_add
 from clock import gamelog as gl
 from clock.engine import PHASE_OVER, PHASE_PLAY, _check_side
 
@@ -90,7 +91,11 @@ def switch(engine, t, side, lend):
     if e.phase != PHASE_PLAY or e.challenging or e.duplicate:
         return False
     if e.paused:
-        e._unpause(t)
+        # as resume does: the window's frozen seconds go on from now
+        e.paused = False
+        e._paused_run = 0
+        if e._win_open and e._win_timed:
+            e._win_deadline = ticks_add(t, e._win_left)
     e._stop_all(t)
     if not lend and side != e.on_turn:
         e._begin_turn(side, t)

@@ -381,9 +381,19 @@ class Engine:
         t = self._event(t)
         if self.paused or self.challenging:
             return False
-        if self.phase == PHASE_SETUP:
-            return self._setup_press(t, side)
         run = self._run
+        if self.phase == PHASE_SETUP:
+            if run:
+                # 2.4b i: a late player's own press is the arrival; the opponent's press
+                # is none (the late clock runs on, and so does its 15-minute limit)
+                return run & (1 << side) != 0 and self.arrive(t, side)
+            # 2.3: the opponent's press starts the starting player's clock
+            other = 1 - side
+            self.phase = PHASE_PLAY
+            self.log.add(gl.START, self._gms(t), other, self.preset["name"])
+            self._begin_turn(other, t)
+            self._start(other, t)
+            return self._done(t)
         on_turn = self.on_turn
         if self.phase != PHASE_PLAY:
             return False
@@ -409,29 +419,6 @@ class Engine:
         self._open_window(side, t)
         return self._done(t)
 
-    def _setup_press(self, t, side):
-        late = self._run
-        if late:
-            # 2.4b i: a late player's own press is the arrival; the opponent's press
-            # is none (the late clock runs on, and so does its 15-minute limit)
-            if not late & (1 << side):
-                return False
-            self._arrive(side, t)
-            if self.forfeit_side >= 0:
-                self._end(t)  # the other was more than 15 minutes late: no game (2.4b ii)
-            return self._done(t)
-        # 2.3: the opponent's press starts the starting player's clock
-        other = 1 - side
-        self.phase = PHASE_PLAY
-        self.log.add(gl.START, self._gms(t), other, self.preset["name"])
-        self._begin_turn(other, t)
-        self._start(other, t)
-        return self._done(t)
-
-    def _arrive(self, side, t):
-        self._stop(side, t)
-        self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
-
     def late_start(self, t, side):
         _check_side(side)
         t = self._event(t)
@@ -447,9 +434,10 @@ class Engine:
         t = self._event(t)
         if self.phase != PHASE_SETUP or self.paused or not self._run & (1 << side):
             return False
-        self._arrive(side, t)
+        self._stop(side, t)
+        self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
         if self.forfeit_side >= 0:
-            self._end(t)
+            self._end(t)  # the other was more than 15 minutes late: no game (2.4b ii)
         return self._done(t)
 
     def _can_pause(self):
@@ -481,7 +469,10 @@ class Engine:
         else:
             _check_side(side)
             mask = 1 << side
-        self._unpause(t)
+        self.paused = False
+        self._paused_run = 0
+        if self._win_open and self._win_timed:
+            self._win_deadline = ticks_add(t, self._win_left)
         if side is not None and self.phase != PHASE_SETUP and side != self.on_turn:
             self._begin_turn(side, t)
         for s in (0, 1):
@@ -489,12 +480,6 @@ class Engine:
                 self._start(s, t)
         self.log.add(gl.RESUME, self._gms(t), -1 if side is None else side)
         return self._done(t)
-
-    def _unpause(self, t):
-        self.paused = False
-        self._paused_run = 0
-        if self._win_open and self._win_timed:
-            self._win_deadline = ticks_add(t, self._win_left)
 
     def _challengeable_by(self, side):
         return (self._win_open and side == 1 - self._play_side and not self.paused

@@ -15,13 +15,13 @@ from clock.engine import (BOTH, CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OV
 
 
 def kinds(engine):
-    return [gl.LAYOUT[r[1]][0] for r in engine.log.records()]
+    return [gl.layout(r[1])[0] for r in engine.log.records()]
 
 
 def last(engine, kind):
     found = None
     for record in engine.log.records():
-        if gl.LAYOUT[record[1]][0] == kind:
+        if gl.layout(record[1])[0] == kind:
             found = record
     return found
 
