@@ -631,7 +631,12 @@ class Engine:
         t = self._event(t)
         if self.phase == PHASE_OVER:
             return False
-        self._keep_undo(_UNDO_END, t)
+        if self.phase == PHASE_ENDING and not self._win_open and not self.challenging:
+            # the final play stands (its challenge was cancelled): nothing to go back to
+            # but a stop with no clock and no window; continue (reopen) instead
+            self._undo = b""
+        else:
+            self._keep_undo(_UNDO_END, t)
         side = self.on_turn
         if excuse and side >= 0:
             budget = self._initial + self._credit[side]

@@ -959,3 +959,17 @@ def test_a_wrong_side_is_an_error_not_a_silent_no():
     raises(ValueError, table.engine.challenge_verdict, table.now(), True, 0)
     raises(ValueError, switch, table.engine, table.now(), -1, True)
     raises(ValueError, reopen, table.engine, table.now(), 2)
+
+
+@across_the_wrap
+def test_tso_5_1b_v_a_cancelled_challenge_of_the_final_play_ends_it_for_good(start):
+    """5.1b v: the final play stands when its challenge is withdrawn; that end leaves no
+    state to go back to (no clock, no window): the referee continues instead (4.4b iii)."""
+    table = game(start=start)
+    table.press(0)
+    table.engine.finish(table.now(), 1)
+    table.engine.start_challenge(table.now(), 0)
+    table.engine.cancel_challenge(table.now())
+    assert table.engine.end_game(table.now())  # as the terminal does (flow._cancel)
+    assert undoable(table.engine) == "" and not undo(table.engine, table.now())
+    assert reopen(table.engine, table.now(), 0) and table.show(0).running
