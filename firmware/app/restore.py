@@ -68,7 +68,8 @@ def _left_over(dev, lines, file_seq):
 
 
 def _any_time_used(engine):
-    initial = engine.preset["initial_ms"]
+    # a duplicate game's panels show its move time
+    initial = engine.preset["move_ms"] or engine.preset["initial_ms"]
     for side in (0, 1):
         d = engine.display(side)
         if d.overtime or d.remaining_ms != initial:
