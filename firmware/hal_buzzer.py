@@ -12,16 +12,20 @@ from timebase import ticks_add, ticks_diff
 # The base is the transducer's resonance (hwconfig.BUZZER_FREQ), where a piezo is
 # loudest per mA; the lower tones of a cue stay within a fifth of it.  Bytes rather
 # than a table of tuples: they stay in flash on the chip (docs/runtime.md, Memory).
-_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "test"))
+_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "test",
+                "move_warning", "move_end"))
 _TONES = const(
     b"\xc8\x0c\x00\x00"                            # challenge_end: base, 120 ms
     b"\xc8\x0f\x0a\xc8\x0f\x00\x00"                # overtime: 2 x base, 150 ms
     b"\xa3\x0a\x00\x00"                            # overtime_minute: 0.815 x base, 100 ms
     b"\xc8\x28\x0f\xa3\x28\x0f\x86\x46\x00\x00"    # forfeit: 1, 0.815, 0.67 x base
     b"\xc8\x14\x0a\x94\x14\x00\x00"                # test: 1, 0.741 x base, 200 ms
+    b"\xa3\x0f\x0a\xa3\x0f\x0a\xa3\x0f\x00\x00"    # move_warning: 3 x 0.815 x base
+    b"\xc8\x3c\x00\x00"                            # move_end: base, 600 ms
 )
 _BASE_STEPS = const(200)
-_CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit"))
+_CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "move_warning",
+                    "move_end"))
 _DUTY_ON = const(32768)
 
 

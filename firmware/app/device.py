@@ -25,8 +25,8 @@ from i18n import tr
 from timebase import ticks_diff
 
 from clock import gamelog as gl
-from clock.engine import (CUE_FORFEIT, CUE_OVERTIME, CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED,
-                          PHASE_PLAY)
+from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
+                          CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED, PHASE_PLAY, new_engine)
 from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
                            EXTRA_RECOVERED, PlayerView)
 from render.terminal import TerminalView, status_text
@@ -48,7 +48,7 @@ PENDING_MAX = 8
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
-              "reset_confirm", "accepted", "withdrawn", "penalty")
+              "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
 
 
@@ -223,6 +223,10 @@ class Device:
             buzzer.play("overtime_minute", now)
         elif cues & CUE_WINDOW_CLOSED:
             buzzer.play("challenge_end", now)
+        elif cues & CUE_MOVE_END:
+            buzzer.play("move_end", now)
+        elif cues & CUE_MOVE_WARNING:
+            buzzer.play("move_warning", now)
 
     def _running(self):
         engine = self.engine
@@ -248,8 +252,11 @@ class Device:
         lines = "\n".join(pending).encode() if pending else b""
         flow = self.flow
         terminal = flow.saved_bytes() if flow is not None else b""
+        # the engine's state up to a press still being debounced, not past it: a save
+        # must not close a window the press is about to challenge (Buttons.unsettled_since)
+        at = self.board.buttons.unsettled_since(now)
         try:
-            if self.state.save(self.engine.snapshot(now), now, terminal, lines):
+            if self.state.save(self.engine.snapshot(at), now, terminal, lines):
                 self.saves += 1
         except OSError:
             pass                 # a failing NVS must not stop the clock
@@ -320,7 +327,15 @@ class Device:
         """A new preset takes effect only before a game (never in the middle of one)."""
         self._preset_pending = False
         engine = self.engine
-        engine.confirm_reset(engine.request_reset(), self.config.preset())
+        preset = self.config.preset()
+        if (preset["move_ms"] > 0) != engine.duplicate:
+            # a duplicate game and a game on two clocks are different engines; the log
+            # numbering goes on (nothing of a game happened on this one: fresh)
+            self.engine = new_engine(preset, self.clock, LOG_CAPACITY, engine.log.next_seq())
+            if self.flow is not None:
+                self.flow.engine = self.engine
+        else:
+            engine.confirm_reset(engine.request_reset(), preset)
         self._dirty = True
         self._update_status()
 

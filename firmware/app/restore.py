@@ -8,7 +8,7 @@
 # after the highest seq in the file or in the record, so it never repeats.
 
 from clock import gamelog as gl
-from clock.engine import PHASE_SETUP, Engine
+from clock.engine import PHASE_SETUP, Engine, new_engine
 from store.files import size
 
 # what the recovery note says about the restart
@@ -44,7 +44,7 @@ def restore(dev, now, capacity):
                 dev.recovered = True
                 dev.recovery_note = CAUSE_NOTES.get(dev.reset_cause, "recovered_note")
     if engine is None:
-        engine = Engine(dev.config.preset(), dev.clock, capacity, file_seq + 1)
+        engine = new_engine(dev.config.preset(), dev.clock, capacity, file_seq + 1)
     elif engine.log.next_seq() <= file_seq:
         engine.log = gl.GameLog(capacity, file_seq + 1)
     dev.engine = engine
@@ -68,7 +68,8 @@ def _left_over(dev, lines, file_seq):
 
 
 def _any_time_used(engine):
-    initial = engine.preset["initial_ms"]
+    # a duplicate game's panels show its move time
+    initial = engine.preset["move_ms"] or engine.preset["initial_ms"]
     for side in (0, 1):
         d = engine.display(side)
         if d.overtime or d.remaining_ms != initial:

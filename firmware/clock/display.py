@@ -24,9 +24,11 @@ class SideDisplay:
         self.window_s = 0
         self.window_open = False
         self.hold = False
+        self.accepted = False
         self.challenging = False
         self.forfeit = False
         self.game_over = False
+        self.move = 0  # a duplicate game: the move shown (from 1); 0 on two clocks
 
 
 def write_time(buf, ms, negative):

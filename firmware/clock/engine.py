@@ -1,11 +1,18 @@
 # The game clock engine: two count-downs with overtime, the challenge
 # window, pause, challenges, end of game and forfeit, driven by events that
-# carry the tick at which they happened.  Rules: TSO (docs/clock-engine.md).
+# carry the tick at which they happened.  Rules: TSO (docs/clock-engine.md,
+# which lists every reading of a clause and the decisions to confirm).
 #
 # Accounting: a side's used time only ever grows by ticks_diff(stop, start)
 # of its own running stretches, committed at events; reading the display
 # computes the running stretch on the fly without committing, so refreshing
 # never changes what a player is charged.
+#
+# What only the referee does (undo, continue after a presumed end, switch the
+# clocks without a play) is clock/corrections.py, loaded with the referee's
+# game menu; a duplicate game is clock/duplicate.py, loaded for its preset
+# (new_engine).  The engine keeps the one piece of undo they need: the state
+# just before the last end, accept or forfeit, as a snapshot (_keep_undo).
 
 from micropython import const
 from timebase import ticks_add, ticks_diff
@@ -23,6 +30,10 @@ CUE_OVERTIME = 2
 CUE_OVERTIME_MINUTE = 4
 CUE_FORFEIT = 8
 CUE_GAME_OVER = 16
+CUE_MOVE_WARNING = 32  # duplicate: 30 s of the move are left
+CUE_MOVE_END = 64  # duplicate: the move's time is over
+
+BOTH = 2  # forfeit_side: both players were more than 15 minutes late (2.4b ii, 6.1.1)
 
 _REASON_NONE = const(0)
 REASON_OVERTIME = 1
@@ -30,6 +41,11 @@ REASON_LATE = 2
 _REASON_NAMES = const(("", "overtime", "late"))
 
 _NOTE_5_2D = const(1)  # 5.2d: overtime after the last move is not penalised
+
+# The kinds of the undo slot (its first byte; names in clock.corrections)
+_UNDO_END = const(1)
+_UNDO_ACCEPT = const(2)
+_UNDO_FORFEIT = const(3)
 
 _MINUTE = const(60000)
 
@@ -56,7 +72,20 @@ class Outcome:
             self.game_over)
 
 
+def new_engine(preset, clock, log_capacity=256, log_start=0):
+    """The clock for `preset`: an Engine, or for a duplicate preset (move_ms > 0) a
+    clock.duplicate.Duplicate (that module is loaded only then)."""
+    if isinstance(preset, dict) and preset.get("move_ms"):
+        from clock.duplicate import Duplicate
+
+        return Duplicate(preset, clock, log_capacity, log_start)
+    return Engine(preset, clock, log_capacity, log_start)
+
+
 class Engine:
+    duplicate = False  # one countdown per move instead of a clock per player (clock.duplicate)
+    moves = 0  # moves started (a duplicate game; 0 in a game on two clocks)
+
     def __init__(self, preset, clock, log_capacity=256, log_start=0):
         """log_start: seq of the first game log record (the device's numbering goes on
         across games and boots)."""
@@ -76,6 +105,9 @@ class Engine:
     # -- setup -------------------------------------------------------------
 
     def _set_preset(self, preset):
+        if (preset["move_ms"] > 0) != self.duplicate:
+            raise ValueError("move_ms: a duplicate game and a game on two clocks are "
+                             "different engines (clock.engine.new_engine)")
         self.preset = dict(preset)
         self._initial = preset["initial_ms"]
         self._ot_points = preset["overtime_penalty_points"]
@@ -118,9 +150,11 @@ class Engine:
         self._win_deadline = now
         self._win_left = 0  # while paused
         self.hold_side = -1
+        self.accepted = False  # the last play stands: accepted, its window over, or judged acceptable
         self.forfeit_side = -1
         self.forfeit_reason = _REASON_NONE
         self._limit_reason = _REASON_NONE
+        self._undo = b""  # kind byte + snapshot before the last end, accept or forfeit
         self._game_started = False
         self._game_ref = now
         self._game_base = 0
@@ -204,8 +238,11 @@ class Engine:
         return self._initial + self._credit[side] - self._used[side]
 
     def _open_window(self, play_side, t):
+        # a new play: the last one stands for good (nothing of it can be undone)
         self._play_side = play_side
         self.hold_side = -1
+        self.accepted = False
+        self._undo = b""
         self._win_open = True
         self._win_timed = self._window_ms > 0
         self._win_deadline = ticks_add(t, self._window_ms)
@@ -238,49 +275,67 @@ class Engine:
         return limit
 
     def _advance(self, t):
+        """Apply what is due by t, each at its own moment, earliest first: window
+        ends and forfeits.  Each round stops a clock or closes the window, so the
+        loop ends; it allocates nothing unless something happens."""
         if ticks_diff(t, self._last) < 0:
             t = self._last
-        if self.phase == PHASE_OVER:
-            return t
-        # the earliest forfeit due by t, if any
-        first = -1
-        first_at = 0
-        reason = _REASON_NONE
-        if self._run:
-            for side in (0, 1):
-                if self._run & (1 << side):
-                    limit = self._forfeit_limit(side)
-                    if limit >= 0 and ticks_diff(t, self._since[side]) >= limit:
-                        at = ticks_add(self._since[side], limit)
-                        if first < 0 or ticks_diff(at, first_at) < 0:
-                            first = side
-                            first_at = at
-                            reason = self._limit_reason
-        if self._win_open and self._win_timed and not self.paused:
-            deadline = self._win_deadline
-            if ticks_diff(t, deadline) >= 0 and (first < 0 or ticks_diff(deadline, first_at) < 0):
-                self._window_expired(deadline)
-                if self.phase == PHASE_OVER:
-                    return t
-        if first >= 0:
+        while self.phase != PHASE_OVER:
+            # the earliest forfeit due by t, if any
+            first = -1
+            first_at = 0
+            reason = _REASON_NONE
+            run = self._run
+            if run:
+                for side in (0, 1):
+                    if run & (1 << side):
+                        limit = self._forfeit_limit(side)
+                        if limit >= 0 and ticks_diff(t, self._since[side]) >= limit:
+                            at = ticks_add(self._since[side], limit)
+                            if first < 0 or ticks_diff(at, first_at) < 0:
+                                first = side
+                                first_at = at
+                                reason = self._limit_reason
+            if self._win_open and self._win_timed and not self.paused:
+                deadline = self._win_deadline
+                if ticks_diff(t, deadline) >= 0 and (first < 0
+                                                     or ticks_diff(deadline, first_at) < 0):
+                    self._window_expired(deadline)
+                    continue
+            if first < 0:
+                break
             self._forfeit(first, first_at, reason)
         return t
 
     def _window_expired(self, at):
         self._close_window()
+        self.accepted = True  # 3.1.2, 3.1.3b: 20 s after the press the play stands
         self._cues |= CUE_WINDOW_CLOSED
         if self.phase == PHASE_ENDING:  # the final play is accepted (5.1b ii)
             self._end(at)
 
     def _forfeit(self, side, at, reason):
+        self._keep_undo(_UNDO_FORFEIT, at)
         self._close_turn(at)
-        self._stop_all(at)
+        self._stop(side, at)
         self._last = at
-        self.forfeit_side = side
+        other = self.forfeit_side
+        self.forfeit_side = side if other < 0 else BOTH
         self.forfeit_reason = reason
         self.log.add(gl.FORFEIT, self._gms(at), side, _REASON_NAMES[reason])
         self._cues |= CUE_FORFEIT
+        if other < 0 and self._run and self.phase == PHASE_SETUP:
+            # 2.4b ii with 6.1.1: the other player is late too; whether more than
+            # 15 minutes is still to be seen, so their late clock runs on
+            return
         self._end(at)
+
+    def _keep_undo(self, kind, t):
+        # The state just before an end, accept or forfeit, for the referee's undo
+        # (clock.corrections): a snapshot, taken at an event, never on the hot path.
+        from clock.snapshot import encode
+
+        self._undo = bytes((kind,)) + encode(self, t, False)
 
     def _end(self, at):
         self._close_turn(at)
@@ -326,32 +381,49 @@ class Engine:
         t = self._event(t)
         if self.paused or self.challenging:
             return False
-        other = 1 - side
+        run = self._run
         if self.phase == PHASE_SETUP:
-            self._arrive_all(t)
+            if run:
+                # 2.4b i: a late player's own press is the arrival; the opponent's press
+                # is none (the late clock runs on, and so does its 15-minute limit)
+                return run & (1 << side) != 0 and self.arrive(t, side)
+            # 2.3: the opponent's press starts the starting player's clock
+            other = 1 - side
             self.phase = PHASE_PLAY
             self.log.add(gl.START, self._gms(t), other, self.preset["name"])
             self._begin_turn(other, t)
             self._start(other, t)
             return self._done(t)
-        if self.phase != PHASE_PLAY or self.on_turn != side or not self._run & (1 << side):
+        on_turn = self.on_turn
+        if self.phase != PHASE_PLAY:
             return False
+        if not run:
+            # 3.1.4: the play was withdrawn; the player restarts the challenger's
+            # clock once the tiles are off the board and the entry is struck out
+            if side == on_turn:
+                return False
+            self._start(on_turn, t)
+            return self._done(t)
+        if not run & (1 << side):
+            return False
+        if side != on_turn:
+            # the clock lent to `side` (3.1.1, 4.2c): its press gives it back
+            self._stop(side, t)
+            self._start(on_turn, t)
+            self.log.add(gl.SWITCH, self._gms(t), on_turn, True)
+            return self._done(t)
+        other = 1 - side
         self._stop(side, t)
         self._begin_turn(other, t)
         self._start(other, t)
         self._open_window(side, t)
         return self._done(t)
 
-    def _arrive_all(self, t):
-        for side in (0, 1):
-            if self._run & (1 << side):
-                self._stop(side, t)
-                self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
-
     def late_start(self, t, side):
         _check_side(side)
         t = self._event(t)
-        if self.phase != PHASE_SETUP or self.paused or self._run & (1 << side):
+        if (self.phase != PHASE_SETUP or self.paused or self._run & (1 << side)
+                or self.forfeit_side >= 0):
             return False
         self._start(side, t)
         self.log.add(gl.LATE, self._gms(t), side)
@@ -364,6 +436,8 @@ class Engine:
             return False
         self._stop(side, t)
         self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
+        if self.forfeit_side >= 0:
+            self._end(t)  # the other was more than 15 minutes late: no game (2.4b ii)
         return self._done(t)
 
     def _can_pause(self):
@@ -427,12 +501,16 @@ class Engine:
             t = self._last
         self.log.add(kind, self._gms(t), *fields)
 
-    def challenger_side(self):
-        """The side that may hold or challenge the last play now, or -1.
+    def challenger_side(self, t=None):
+        """The side that may hold or challenge the last play at tick t, or -1; with t
+        None, as of the last event or update (a press still being debounced must not
+        find its window closed behind its back).
 
         Not always on_turn: after `finish` no clock runs (on_turn is -1) but
         the opponent may still challenge the final play (5.1b ii).
         """
+        if t is not None:
+            self._query(t)
         if self._challengeable_by(1 - self._play_side) and self._play_side >= 0:
             return 1 - self._play_side
         return -1
@@ -454,7 +532,9 @@ class Engine:
         t = self._event(t)
         if not self._challengeable_by(side):
             return False
+        self._keep_undo(_UNDO_ACCEPT, t)
         self._close_window()
+        self.accepted = True
         if self.phase == PHASE_ENDING:
             self._end(t)
         return self._done(t)
@@ -489,13 +569,18 @@ class Engine:
         t = self._event(t)
         if not self.challenging:
             return None
+        if acceptable and self.phase == PHASE_ENDING:
+            self._keep_undo(_UNDO_END, t)  # the verdict ends the game
         self.challenging = False
         challenger = self._challenger
         player = 1 - challenger
         penalty = 0
         lost_turn = False
+        self.accepted = acceptable
         if not acceptable:
-            runs = challenger  # 3.1.4: withdrawn, the player restarts the challenger's clock
+            # 3.1.4: withdrawn; no clock runs until the player, once the tiles are
+            # back, restarts the challenger's clock (press)
+            runs = -1
             verdict = "withdrawn"
         else:
             verdict = "acceptable"
@@ -516,9 +601,11 @@ class Engine:
             runs = -1
         else:
             self.phase = PHASE_PLAY
-            if runs != self.on_turn or not self._turn_open:
-                self._begin_turn(runs, t)
-            self._start(runs, t)
+            turn = challenger if runs < 0 else runs
+            if turn != self.on_turn or not self._turn_open:
+                self._begin_turn(turn, t)
+            if runs >= 0:
+                self._start(runs, t)
         self._refresh(t)
         return Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn, runs,
                        game_over)
@@ -536,22 +623,29 @@ class Engine:
         self._open_window(side, t)
         return self._done(t)
 
-    def end_game(self, t=None):
+    def end_game(self, t=None, excuse=False):
+        """End the game now (5.1).  excuse: 5.2d applies (the referee's decision): the
+        last mover restarted the opponent's clock instead of stopping it, so the
+        overtime that clock has shown since (the side on turn's, in its current turn,
+        running or paused) is not penalised.  Overtime of one's own turn always is."""
         t = self._event(t)
         if self.phase == PHASE_OVER:
             return False
-        if self.phase == PHASE_PLAY and self._run and not self.paused:
-            # 5.2d: the last mover restarted the opponent's clock instead of
-            # stopping it; overtime shown thereby is not penalised.
-            for side in (0, 1):
-                if self._run & (1 << side):
-                    budget = self._initial + self._credit[side]
-                    before = self._start_used[side] - budget
-                    now = self._used_at(side, t) - budget
-                    excused = now - (before if before > 0 else 0)
-                    if now > 0 and excused > 0:
-                        self._excused[side] = excused
-                        self._notes |= _NOTE_5_2D
+        if self.phase == PHASE_ENDING and not self._win_open and not self.challenging:
+            # the final play stands (its challenge was cancelled): nothing to go back to
+            # but a stop with no clock and no window; continue (reopen) instead
+            self._undo = b""
+        else:
+            self._keep_undo(_UNDO_END, t)
+        side = self.on_turn
+        if excuse and side >= 0:
+            budget = self._initial + self._credit[side]
+            before = self._start_used[side] - budget
+            now = self._used_at(side, t) - budget
+            excused = now - (before if before > 0 else 0)
+            if now > 0 and excused > 0:
+                self._excused[side] = excused
+                self._notes |= _NOTE_5_2D
         self._end(t)
         return self._done(t)
 
@@ -561,6 +655,7 @@ class Engine:
         t = self._event(t)
         if self.phase == PHASE_OVER:
             return False
+        self._undo = b""  # what an undo would bring back predates this
         self._credit[side] += delta_ms
         self.log.add(gl.ADJUST, self._gms(t), side, delta_ms)
         if self._cap_forfeits and self._overtime_at(side, t) > self._cap:
@@ -647,22 +742,35 @@ class Engine:
         d.paused = self.paused
         d.challenging = self.challenging
         d.hold = self.hold_side >= 0
+        d.accepted = self.accepted
         d.window_open = self._win_open
         if self._win_open and self._win_timed:
             ms = self._win_left if self.paused else ticks_diff(self._win_deadline, t)
             d.window_s = (ms + 999) // 1000 if ms > 0 else 0
         else:
             d.window_s = 0
-        d.forfeit = self.forfeit_side == side
+        d.forfeit = self.forfeit_side == side or self.forfeit_side == BOTH
         d.game_over = self.phase == PHASE_OVER
 
     # -- results -----------------------------------------------------------
 
-    def result(self, t=None):
+    def _query(self, t):
+        # The tick of a query (None: the clock's), with what is due by then applied
+        # and shown (the displays as update(t) leaves them).
         if t is None:
             t = self.clock.ticks_ms()
-        if ticks_diff(t, self._last) < 0:
-            t = self._last
+        t = self._advance(t)
+        self._refresh(t)
+        return t
+
+    def phase_at(self, t=None):
+        """The phase at tick t, a forfeit or the end of a final window due by then
+        applied (the attribute `phase` is as of the last event or update)."""
+        self._query(t)
+        return self.phase
+
+    def result(self, t=None):
+        t = self._query(t)
         sides = []
         for side in (0, 1):
             used = self._used_at(side, t)
@@ -687,24 +795,19 @@ class Engine:
             "forfeit_reason": _REASON_NAMES[self.forfeit_reason],
             "sides": sides,
             "notes": self._note_names(),
+            "moves": self.moves,
         }
 
     def used_ms(self, side, t=None):
         """ms charged to the side up to tick t (the running stretch included)."""
-        if t is None:
-            t = self.clock.ticks_ms()
-        return self._used_at(side, t)
+        return self._used_at(side, self._query(t))
 
     # -- snapshot ----------------------------------------------------------
 
     def snapshot(self, t=None):
         from clock.snapshot import encode
 
-        if t is None:
-            t = self.clock.ticks_ms()
-        if ticks_diff(t, self._last) < 0:
-            t = self._last
-        return encode(self, t)
+        return encode(self, self._query(t))
 
     @staticmethod
     def restore(blob, preset, clock, log_capacity=256):
@@ -716,6 +819,6 @@ class Engine:
         own = decode_preset(blob)
         if preset is not None and preset != own:
             raise ValueError("snapshot: taken with a different preset")
-        engine = Engine(own, clock, log_capacity)
+        engine = new_engine(own, clock, log_capacity)
         decode_into(engine, blob, clock.ticks_ms())
         return engine

@@ -5,6 +5,7 @@
 # dicts do not keep insertion order).
 
 import json
+from micropython import const
 
 START = 0
 LATE = 1
@@ -20,24 +21,43 @@ END = 10
 RESET = 11       # the referee reset the clock during a game
 RECOVERED = 12   # the device came back after a power cut or a restart
 ENDED = 13       # the game was ended from outside (a forced preset change)
+SWITCH = 14      # clocks switched without a play (3.1.1, 4.2c lent; 7.3.2.2 turn lost)
+UNDO = 15        # the referee took back the last end, accept or forfeit
+CONTINUE = 16    # the game goes on after a presumed end (4.4b iii, 3.4b)
+MOVE = 17        # duplicate: a move's countdown ended (its time, or the game's end)
 
-# kind -> (name, field names after "seq" and "kind")
-LAYOUT = (
-    ("start", ("at", "side", "preset")),
-    ("late", ("at", "side")),
-    ("arrive", ("at", "side", "late_ms")),
-    ("turn", ("side", "start", "end", "ms", "left")),
-    ("pause", ("at",)),
-    ("resume", ("at", "side")),
-    ("hold", ("at", "side")),
-    ("challenge", ("at", "side", "words", "verdict", "penalty")),
-    ("adjust", ("at", "side", "ms")),
-    ("forfeit", ("at", "side", "reason")),
-    ("end", ("at", "left", "penalty", "notes")),
-    ("reset", ("at", "phase")),
-    ("recovered", ("at", "phase", "cause")),
-    ("ended", ("at", "reason")),
-)
+# Each kind's name and the names of its fields after "seq" and "kind", one line per kind
+# in the order of the numbers above: a string rather than a table of tuples, so that on
+# the chip it stays in flash (docs/runtime.md, Memory); layout() reads a line.
+_LAYOUT = const(
+    "start at side preset\n"
+    "late at side\n"
+    "arrive at side late_ms\n"
+    "turn side start end ms left\n"
+    "pause at\n"
+    "resume at side\n"
+    "hold at side\n"
+    "challenge at side words verdict penalty\n"
+    "adjust at side ms\n"
+    "forfeit at side reason\n"
+    "end at left penalty notes\n"
+    "reset at phase\n"
+    "recovered at phase cause\n"
+    "ended at reason\n"
+    "switch at side lent\n"
+    "undo at what\n"
+    "continue at side\n"
+    "move n start end ms")
+
+
+def layout(kind):
+    """(name, [field names]) of a record kind."""
+    at = 0
+    for _ in range(kind):
+        at = _LAYOUT.index("\n", at) + 1
+    end = _LAYOUT.find("\n", at)
+    names = _LAYOUT[at:end if end >= 0 else len(_LAYOUT)].split()
+    return names[0], names[1:]
 
 
 def _value(value):
@@ -83,7 +103,7 @@ class GameLog:
 
     @staticmethod
     def to_json(record):
-        name, names = LAYOUT[record[1]]
+        name, names = layout(record[1])
         parts = ['"seq": %d' % record[0], '"kind": ' + json.dumps(name)]
         for index in range(len(names)):
             parts.append(json.dumps(names[index]) + ": " + _value(record[2 + index]))

@@ -6,8 +6,12 @@ from micropython import const
 
 _MINUTE = const(60000)
 _MAX_MS = 99 * _MINUTE + 59000  # the display shows at most 99:59
+# Duplicate: one countdown per move of 1-3 minutes (RULES.md, FISF duplicate)
+_MOVE_MIN = const(60000)
+_MOVE_MAX = const(180000)
 
-PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "custom")
+PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "custom",
+                "duplicate")
 DEFAULT_PRESET = "tso30"
 
 PER_CHOICES = const(("started", "full"))
@@ -22,6 +26,7 @@ INT_FIELDS = {
     "challenge_window_ms": (0, 10 * _MINUTE),
     "challenge_penalty_points": (0, 1000),
     "late_forfeit_ms": (0, _MAX_MS),
+    "move_ms": (0, _MOVE_MAX),
 }
 CHOICE_FIELDS = {
     "overtime_penalty_per": PER_CHOICES,
@@ -30,26 +35,30 @@ CHOICE_FIELDS = {
 }
 FIELDS = ("name", "initial_ms", "overtime_penalty_points", "overtime_penalty_per",
           "overtime_cap_ms", "overtime_cap_consequence", "challenge_window_ms",
-          "challenge_penalty_kind", "challenge_penalty_points", "late_forfeit_ms")
+          "challenge_penalty_kind", "challenge_penalty_points", "late_forfeit_ms", "move_ms")
 
-# The built-in presets, one row of 7 bytes each in the order of PRESET_NAMES: initial
+# The built-in presets, one row of 8 bytes each in the order of PRESET_NAMES: initial
 # minutes, overtime penalty per (index into PER_CHOICES), overtime cap minutes,
 # challenge window seconds, challenge penalty kind (index into CHALLENGE_KINDS), its
-# points, late forfeit minutes.  Every preset has 10 points per overtime unit and a cap
-# that forfeits.  Bytes rather than a table of dicts: on the chip they stay in flash;
-# get_preset() builds the one dict the clock uses (docs/runtime.md, Memory).
+# points, late forfeit minutes, and the time per move in 10 s for a duplicate game (0:
+# a game on two clocks).  The two-clock presets have 10 points per overtime unit and a
+# cap that forfeits; a duplicate game has no overtime.  Bytes rather than a table of
+# dicts: on the chip they stay in flash; get_preset() builds the one dict the clock
+# uses (docs/runtime.md, Memory).
 _ROWS = const(
     # TSO 1.1b, 2.4b ii, 3.1.2-3.1.4, 5.2b-c
-    b"\x1e\x00\x05\x14\x00\x0a\x0f"      # tso30
-    b"\x19\x00\x05\x14\x00\x0a\x0f"      # tso25
+    b"\x1e\x00\x05\x14\x00\x0a\x0f\x00"      # tso30
+    b"\x19\x00\x05\x14\x00\x0a\x0f\x00"      # tso25
     # Norway: the play can be challenged until the opponent draws; 10 per play
-    b"\x1e\x00\x05\x00\x01\x0a\x00"      # nsf
+    b"\x1e\x00\x05\x00\x01\x0a\x00\x00"      # nsf
     # NASPA: hold until drawn; "10 per minute or part"; the cap is secondary
-    b"\x19\x00\x0a\x00\x02\x00\x00"      # naspa_nwl
-    b"\x19\x00\x0a\x00\x00\x05\x00"      # naspa_csw
+    b"\x19\x00\x0a\x00\x02\x00\x00\x00"      # naspa_nwl
+    b"\x19\x00\x0a\x00\x00\x05\x00\x00"      # naspa_csw
     # WESPA/ABSP: the digest says "10 per minute"; cap secondary
-    b"\x19\x01\x0a\x00\x00\x05\x00"      # wespa
-    b"\x1e\x00\x05\x14\x00\x0a\x0f"      # custom
+    b"\x19\x01\x0a\x00\x00\x05\x00\x00"      # wespa
+    b"\x1e\x00\x05\x14\x00\x0a\x0f\x00"      # custom
+    # FISF duplicate and the mail game's rounds: 3 minutes a move, no challenges
+    b"\x03\x00\x00\x00\x03\x00\x00\x12"      # duplicate
 )
 
 
@@ -66,18 +75,20 @@ def get_preset(name):
     if name not in PRESET_NAMES:
         raise KeyError(name)
     row = _ROWS
-    i = 7 * PRESET_NAMES.index(name)
+    i = 8 * PRESET_NAMES.index(name)
+    move = row[i + 7] * 10000
     return {
         "name": name,
         "initial_ms": row[i] * _MINUTE,
-        "overtime_penalty_points": 10,
+        "overtime_penalty_points": 0 if move else 10,
         "overtime_penalty_per": PER_CHOICES[row[i + 1]],
         "overtime_cap_ms": row[i + 2] * _MINUTE,
-        "overtime_cap_consequence": "forfeit",
+        "overtime_cap_consequence": CAP_CHOICES[1 if move else 0],
         "challenge_window_ms": row[i + 3] * 1000,
         "challenge_penalty_kind": CHALLENGE_KINDS[row[i + 4]],
         "challenge_penalty_points": row[i + 5],
         "late_forfeit_ms": row[i + 6] * _MINUTE,
+        "move_ms": move,
     }
 
 
@@ -91,6 +102,8 @@ def _check_field(key, value):
             return key + ": must be a whole number of ms/points"
         if not low <= value <= high:
             return "%s: must be %d-%d" % (key, low, high)
+        if key == "move_ms" and 0 < value < _MOVE_MIN:
+            return "move_ms: must be 0 (two clocks) or %d-%d" % (_MOVE_MIN, _MOVE_MAX)
     elif key in CHOICE_FIELDS:
         if value not in CHOICE_FIELDS[key]:
             return key + ": must be one of " + ", ".join(CHOICE_FIELDS[key])
@@ -129,7 +142,7 @@ def fingerprint_bytes(preset):
     import struct
 
     return struct.pack(
-        "<IHBIBIBHI",
+        "<IHBIBIBHII",
         preset["initial_ms"],
         preset["overtime_penalty_points"],
         PER_CHOICES.index(preset["overtime_penalty_per"]),
@@ -139,4 +152,5 @@ def fingerprint_bytes(preset):
         CHALLENGE_KINDS.index(preset["challenge_penalty_kind"]),
         preset["challenge_penalty_points"],
         preset["late_forfeit_ms"],
+        preset["move_ms"],
     ) + preset["name"].encode()

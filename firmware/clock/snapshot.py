@@ -2,9 +2,11 @@
 # struct layout with a version byte, the game's preset in full (a preset chosen
 # for the next game while this one runs must not change it, nor stop it from
 # being restored), the seq of the game log's next record (the numbering goes on
-# after a restart) and a CRC-32, so that a torn or foreign blob is refused
-# instead of restoring a wrong game.  Reading a blob back is in clock/snapshot_load.py
-# (needed at start-up only).
+# after a restart), then the referee's undo slot (empty, or a kind byte and a
+# snapshot of the state before the last end, accept or forfeit) and a CRC-32
+# over all of it, so that a torn or foreign blob is refused instead of
+# restoring a wrong game.  Reading a blob back is in clock/snapshot_load.py
+# (needed at start-up and for an undo only).
 
 from micropython import const
 import struct
@@ -13,21 +15,22 @@ from binascii import crc32
 from timebase import ticks_diff
 from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES
 
-VERSION = 2
-MAX_SIZE = 256
+VERSION = 3
 
 # version, the preset (its values as clock.presets.fingerprint_bytes lays them out,
 # then the name: length and 48 bytes), the game log's next seq, phase, flags, run,
 # paused_run, chal_run, on_turn, play_side, challenger, hold_side, forfeit_side,
 # forfeit_reason, notes, ot_cued,
 # used[2], credit[2], chal_pen[2], late[2], start_used[2], excused[2], turn_start[2],
-# ot_units[2], win_left, game_ms, chal_at
-PRESET = "IHBIBIBHI"
+# ot_units[2], win_left, game_ms, chal_at, moves
+PRESET = "IHBIBIBHII"
 NAME_MAX = 48      # bytes: 16 characters of UTF-8
-BODY = "<B" + PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii"
+BODY = "<B" + PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii" + "H"
 CRC = "<I"
-SIZE = struct.calcsize(BODY) + struct.calcsize(CRC)
-STATE = 13          # index of `phase` in the unpacked body
+BODY_SIZE = struct.calcsize(BODY)
+SIZE = BODY_SIZE + struct.calcsize(CRC)     # without an undo slot
+MAX_SIZE = 2 * SIZE + 1                     # with one
+STATE = 14          # index of `phase` in the unpacked body
 
 PAUSED = const(1)
 CHALLENGING = const(2)
@@ -35,9 +38,12 @@ WIN_OPEN = const(4)
 WIN_TIMED = const(8)
 GAME_STARTED = const(16)
 TURN_OPEN = const(32)
+ACCEPTED = const(64)
 
 
-def encode(engine, t):
+def encode(engine, t, undo=True):
+    """The blob of the engine's state at tick t; undo False: without the undo slot
+    (what the slot itself holds)."""
     e = engine
     used = [e._used_at(0, t), e._used_at(1, t)]
     late = [e._late[0], e._late[1]]
@@ -51,7 +57,8 @@ def encode(engine, t):
         win_left = 0
     flags = ((PAUSED if e.paused else 0) | (CHALLENGING if e.challenging else 0)
              | (WIN_OPEN if e._win_open else 0) | (WIN_TIMED if e._win_timed else 0)
-             | (GAME_STARTED if e._game_started else 0) | (TURN_OPEN if e._turn_open else 0))
+             | (GAME_STARTED if e._game_started else 0) | (TURN_OPEN if e._turn_open else 0)
+             | (ACCEPTED if e.accepted else 0))
     p = e.preset
     name = p["name"].encode()
     body = struct.pack(
@@ -59,12 +66,14 @@ def encode(engine, t):
         PER_CHOICES.index(p["overtime_penalty_per"]), p["overtime_cap_ms"],
         CAP_CHOICES.index(p["overtime_cap_consequence"]), p["challenge_window_ms"],
         CHALLENGE_KINDS.index(p["challenge_penalty_kind"]), p["challenge_penalty_points"],
-        p["late_forfeit_ms"], len(name), name, e.log.next_seq(),
+        p["late_forfeit_ms"], p["move_ms"], len(name), name, e.log.next_seq(),
         e.phase, flags, e._run, e._paused_run,
         e._chal_run, e.on_turn, e._play_side, e._challenger, e.hold_side, e.forfeit_side,
         e.forfeit_reason, e._notes, (1 if e._ot_cued[0] else 0) | (2 if e._ot_cued[1] else 0),
         used[0], used[1], e._credit[0], e._credit[1], e._chal_pen[0], e._chal_pen[1],
         late[0], late[1], e._start_used[0], e._start_used[1],
         e._excused[0], e._excused[1], e._turn_start[0], e._turn_start[1],
-        e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at)
+        e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at, e.moves)
+    if undo and e._undo:
+        body += e._undo
     return body + struct.pack(CRC, crc32(body) & 0xFFFFFFFF)

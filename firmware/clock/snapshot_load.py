@@ -1,5 +1,5 @@
-# Reading a snapshot (clock/snapshot.py) back: at start-up only, so apart from the
-# writing half that every save needs.
+# Reading a snapshot (clock/snapshot.py) back: at start-up, and for the referee's
+# undo (clock/corrections.py), so apart from the writing half that every save needs.
 
 import struct
 from binascii import crc32
@@ -7,29 +7,34 @@ from binascii import crc32
 from timebase import ticks_add
 from clock import gamelog as gl
 from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, validate_preset
-from clock.snapshot import (SIZE, VERSION, BODY, CRC, NAME_MAX, STATE, PAUSED, CHALLENGING,
-                            WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN)
+from clock.snapshot import (SIZE, BODY_SIZE, VERSION, BODY, CRC, NAME_MAX, STATE, PAUSED,
+                            CHALLENGING, WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN, ACCEPTED)
 
 
 def _checked(blob):
-    """The unpacked body of a sound blob, else ValueError."""
-    if not isinstance(blob, (bytes, bytearray)) or len(blob) != SIZE:
+    """(the unpacked body, the undo slot) of a sound blob, else ValueError."""
+    if not isinstance(blob, (bytes, bytearray)) or len(blob) < SIZE:
         raise ValueError("snapshot: wrong size")
-    body = bytes(blob[:-4])
-    if struct.unpack(CRC, blob[-4:])[0] != crc32(body) & 0xFFFFFFFF:
+    data = bytes(blob[:-4])
+    if struct.unpack(CRC, blob[-4:])[0] != crc32(data) & 0xFFFFFFFF:
         raise ValueError("snapshot: checksum mismatch")
-    v = struct.unpack(BODY, body)
-    if v[0] != VERSION:
-        raise ValueError("snapshot: unknown version %d" % v[0])
-    return v
+    if data[0] != VERSION:
+        raise ValueError("snapshot: unknown version %d" % data[0])
+    undo = data[BODY_SIZE:]
+    if undo and len(undo) != SIZE + 1:
+        raise ValueError("snapshot: wrong size")
+    return struct.unpack(BODY, data[:BODY_SIZE]), undo
 
 
 def decode_preset(blob):
     """The preset of the game in blob (a dict as clock.presets gives); ValueError if
     the blob or the preset in it is not sound."""
-    v = _checked(blob)
-    (initial, ot_points, per, cap, cap_kind, window, kind, kind_points, late, n,
-     name) = v[1:12]
+    return _preset(_checked(blob)[0])
+
+
+def _preset(v):
+    (initial, ot_points, per, cap, cap_kind, window, kind, kind_points, late, move, n,
+     name) = v[1:STATE - 1]
     if per >= len(PER_CHOICES) or cap_kind >= len(CAP_CHOICES) or kind >= len(CHALLENGE_KINDS) \
             or not 1 <= n <= NAME_MAX:
         raise ValueError("snapshot: preset out of range")
@@ -48,6 +53,7 @@ def decode_preset(blob):
         "challenge_penalty_kind": CHALLENGE_KINDS[kind],
         "challenge_penalty_points": kind_points,
         "late_forfeit_ms": late,
+        "move_ms": move,
     }
     ok, message = validate_preset(preset)
     if not ok:
@@ -56,29 +62,37 @@ def decode_preset(blob):
 
 
 def decode_into(engine, blob, now):
-    """Load a snapshot into a fresh engine (made with the snapshot's preset, see
-    decode_preset); ValueError if the blob is not trustworthy."""
-    v = _checked(blob)
+    """Load a snapshot into an engine made with the snapshot's preset (see
+    decode_preset); ValueError, the engine untouched, if the blob is not trustworthy."""
+    v, undo = _checked(blob)
     e = engine
-    if decode_preset(blob) != e.preset:
+    if _preset(v) != e.preset:
         raise ValueError("snapshot: taken with a different preset")
-    log_next = v[STATE - 1]
-    v = v[STATE - 2:]          # from here on the layout of version 1 (index 2 = phase)
-    (e.phase, flags, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side,
-     e._challenger, e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes, cued) = v[2:15]
-    if e.phase > 3 or e._run > 3 or e._paused_run > 3 or e._chal_run > 3 or e.forfeit_reason > 2:
+    s = STATE
+    (phase, flags, run, paused_run, chal_run, on_turn, play_side, challenger, hold_side,
+     forfeit_side, forfeit_reason, notes, cued) = v[s:s + 13]
+    if (phase > 3 or run > 3 or paused_run > 3 or chal_run > 3 or forfeit_reason > 2
+            or not -1 <= forfeit_side <= 2):
         raise ValueError("snapshot: field out of range")
+    if undo and undo[0] > 3:
+        raise ValueError("snapshot: undo slot")
+    log_next = v[s - 1]
     if e.log.next_seq() != log_next:
         e.log = gl.GameLog(e.log.capacity, log_next)
-    e._used = [v[15], v[16]]
-    e._credit = [v[17], v[18]]
-    e._chal_pen = [v[19], v[20]]
-    e._late = [v[21], v[22]]
-    e._start_used = [v[23], v[24]]
-    e._excused = [v[25], v[26]]
-    e._turn_start = [v[27], v[28]]
-    e._ot_units = [v[29], v[30]]
-    win_left, game_ms, e._chal_at = v[31], v[32], v[33]
+    (e.phase, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side, e._challenger,
+     e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes) = (
+        phase, run, paused_run, chal_run, on_turn, play_side, challenger, hold_side,
+        forfeit_side, forfeit_reason, notes)
+    s += 13
+    e._used = [v[s], v[s + 1]]
+    e._credit = [v[s + 2], v[s + 3]]
+    e._chal_pen = [v[s + 4], v[s + 5]]
+    e._late = [v[s + 6], v[s + 7]]
+    e._start_used = [v[s + 8], v[s + 9]]
+    e._excused = [v[s + 10], v[s + 11]]
+    e._turn_start = [v[s + 12], v[s + 13]]
+    e._ot_units = [v[s + 14], v[s + 15]]
+    win_left, game_ms, e._chal_at, e.moves = v[s + 16:s + 20]
     e._ot_cued = [bool(cued & 1), bool(cued & 2)]
     e.paused = bool(flags & PAUSED)
     e.challenging = bool(flags & CHALLENGING)
@@ -86,6 +100,8 @@ def decode_into(engine, blob, now):
     e._win_timed = bool(flags & WIN_TIMED)
     e._game_started = bool(flags & GAME_STARTED)
     e._turn_open = bool(flags & TURN_OPEN)
+    e.accepted = bool(flags & ACCEPTED)
+    e._undo = undo
     e._stopped_at = [game_ms, game_ms]
     e._game_ref = now
     e._game_base = game_ms

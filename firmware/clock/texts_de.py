@@ -20,4 +20,6 @@ reset_confirm RESET? BESTÄTIGEN
 accepted AKZEPTIERT
 withdrawn ZURÜCKGENOMMEN
 penalty STRAFE
+move ZUG %d
+time_up ZEIT UM
 """

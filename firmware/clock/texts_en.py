@@ -20,4 +20,6 @@ reset_confirm RESET? CONFIRM
 accepted ACCEPTED
 withdrawn WITHDRAWN
 penalty PENALTY
+move MOVE %d
+time_up TIME UP
 """

@@ -20,4 +20,6 @@ reset_confirm NULLSTILL? BEKREFT
 accepted GODTATT
 withdrawn TRUKKET
 penalty STRAFF
+move TREKK %d
+time_up TIDEN UTE
 """

@@ -20,4 +20,6 @@ reset_confirm RESET? POTWIERDŹ
 accepted PRZYJĘTY
 withdrawn COFNIĘTY
 penalty KARA
+move RUCH %d
+time_up KONIEC CZASU
 """

@@ -1,6 +1,8 @@
 # A player's panel: the remaining time (or overtime) in large digits, the
 # state on the top line (turn, pause, challenge, hold, forfeit, game over,
-# recovered), penalty and challenge window on the bottom line.
+# recovered, the play accepted), penalty and challenge window on the bottom line.
+# In a duplicate game both panels show the move's countdown, the top line the
+# move's number (MOVE 3) or TIME UP.
 #
 #   +--------------------------+
 #   | <state>          <turn>  |  y 0-7   (inverted while this side's clock runs)
@@ -47,7 +49,9 @@ def _flags(d):
         f |= 256
     if d.overtime:
         f |= 512
-    return f
+    if d.accepted:
+        f |= 1024
+    return f | d.move << 11
 
 
 class PlayerView:
@@ -88,7 +92,10 @@ class PlayerView:
             fb.fill_rect(0, 0, WIDTH, 9, 1)
         color = 0 if running else 1
         if top:
-            glyphs.text(fb, label(top)[:12], 1, 1, color)
+            text = label(top)
+            if top == "move":
+                text = text % d.move
+            glyphs.text(fb, text[:12], 1, 1, color)
         if d.on_turn:
             # turn marker: an arrow-head at the right end of the top line
             for i in range(4):
@@ -120,6 +127,9 @@ def state_key(d, extra):
         return "recovered"
     if d.paused:
         return "pause"
+    if d.move:
+        # a duplicate game: the move's number while it runs or waits to start
+        return "move" if d.running or d.remaining_ms else "time_up"
     if d.late:
         return "late"
     if d.hold:
@@ -128,4 +138,6 @@ def state_key(d, extra):
         return "overtime"
     if d.window_open:
         return "window"
+    if d.accepted:
+        return "accepted"       # TSO 1.4.2a iv: the challenge period is over, the play stands
     return None

@@ -14,9 +14,11 @@ from store.files import exists, write_atomic
 
 PATH = "config.json"
 LANGUAGES = ("de", "en", "pl", "nb")
-SOUND_KEYS = ("sound_challenge_end", "sound_overtime", "sound_overtime_minute", "sound_forfeit")
-# Tournament rooms expect silence: every preset except `custom` starts quiet.
-LOUD_PRESETS = ("custom",)
+SOUND_KEYS = ("sound_challenge_end", "sound_overtime", "sound_overtime_minute", "sound_forfeit",
+              "sound_move_warning", "sound_move_end")
+# Tournament rooms expect silence: every preset except `custom` starts quiet; a duplicate
+# room expects the move's warning (30 s left) and its end to sound.
+LOUD_PRESETS = ("custom", "duplicate")
 
 DEFAULTS = {
     "preset": "tso30",
@@ -27,6 +29,8 @@ DEFAULTS = {
     "sound_overtime": None,
     "sound_overtime_minute": None,
     "sound_forfeit": None,
+    "sound_move_warning": None,
+    "sound_move_end": None,
     "referee_pin": "0000",
     "verdict_ms": 10000,
     "multitap_ms": 1000,

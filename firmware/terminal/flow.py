@@ -46,9 +46,11 @@ KEY_CANCEL = "D"
 KEY_BACK = "*"
 KEY_ENTER = "#"
 
-# loaded only while a challenge or the referee holds the terminal
+# loaded only while a challenge or the referee holds the terminal (the referee's game
+# menu with the engine's corrections, and the snapshot reader an undo needs, too)
 MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
-                "terminal.letterfreq", "terminal.persist", "terminal.resume")
+                "terminal.letterfreq", "terminal.persist", "terminal.resume",
+                "terminal.referee_game", "clock.corrections", "clock.snapshot_load")
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 
@@ -632,7 +634,8 @@ class ChallengeFlow:
             lines[3] = self.text("key_hold") if engine.hold_side < 0 else self.text("hold_on")
             lines[4] = self.text("key_accept")
         lines.append(self.text(self.notice) if self.notice else "")
-        lines.append(self.text("key_challenge"))
+        # a duplicate game has no challenges (clock.duplicate)
+        lines.append("" if engine.duplicate else self.text("key_challenge"))
         lines.append(self.text("key_referee"))
         return lines
 
@@ -641,8 +644,12 @@ class ChallengeFlow:
         # per side, and how it ended (forfeit, 5.2d).
         engine = self.engine
         result = engine.result()
-        lines = [self.text("result_title"), "", self.text("result_head")]
-        for side in (0, 1):
+        lines = [self.text("result_title"), ""]
+        if engine.duplicate:
+            lines.append(self.text("moves_n") % result["moves"])
+        else:
+            lines.append(self.text("result_head"))
+        for side in () if engine.duplicate else (0, 1):
             d = engine.display(side)
             pen = result["sides"][side]["penalty_points"]
             lines.append("%s %s %5s" % (self.text("short_%d" % side), bytes(d.text).decode(),
@@ -703,6 +710,10 @@ class ChallengeFlow:
             lines.append(self.text("game_over"))
         elif outcome is not None and outcome.runs >= 0:
             lines.append(self.text("clock_runs") % self.text("side_%d" % outcome.runs))
+        elif outcome is not None and outcome.withdrawn and self.challenger >= 0:
+            # TSO 3.1.4: the player takes the tiles back, then restarts the clock
+            player = self.text("side_%d" % (1 - self.challenger))
+            lines += (self.text("withdraw_press") % player).split("\n")
         while len(lines) < 5:
             lines.append("")
         if by == "referee":

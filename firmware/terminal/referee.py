@@ -1,6 +1,7 @@
 # Lockdown and the referee menu.  Outside a challenge the terminal looks up no
 # word; the referee's PIN opens a menu to check words, change settings, adjust a
-# player's time (TSO 7.3.2.2) and reset the clock in two steps (TSO 1.4.1a).
+# player's time (TSO 7.3.2.2), reset the clock in two steps (TSO 1.4.1a) and
+# correct the game (key 6: terminal/referee_game.py, loaded only when opened).
 # Its fifth line is the way out of any situation: during a challenge it takes
 # the challenge up again (the words typed anew) or cancels it (clocks as before,
 # TSO 3.1.4); with the clocks stopped it restarts the clock of the side on turn.
@@ -25,6 +26,7 @@ ADJ_SECS = 6
 RESET_ASK = 7
 PICK = 8            # the referee's verdict on a challenge
 CHALLENGE = 9       # the challenge in progress: take it up again or cancel it
+GAME = 10           # the game menu and its questions (terminal.referee_game): modes >= GAME
 
 MAX_DIGITS = 8
 TRIES = 3           # wrong PINs before the lockout
@@ -87,6 +89,10 @@ class Referee:
     def key(self, ch, t):
         self.last_t = t
         mode = self.mode
+        if mode >= GAME:
+            from terminal import referee_game
+
+            return referee_game.key(self, ch, t)
         if mode == PIN:
             return self._pin_key(ch, t)
         if mode == PICK:
@@ -201,6 +207,9 @@ class Referee:
             if resume_clock(self.flow, t):      # leaves the menu: the clock runs
                 return True
             return False
+        if ch == "6":
+            self._to(GAME)
+            return True
         if ch == "D":
             self._exit(t)
             return True
@@ -272,13 +281,37 @@ class Referee:
                 return False
             name = settings.get("preset", names[0])
             i = names.index(name) if name in names else -1
+            edits = settings.get("preset_edits") or {}
+            if "move_ms" in edits:
+                # a move time set for a duplicate game is no edit of the next preset
+                edits = dict(edits)
+                del edits["move_ms"]
+                settings.set("preset_edits", edits)
             return self._set("preset", names[(i + 1) % len(names)])
+        move = self._move_ms()
+        if ch == "5" and move:
+            # a duplicate game's time per move: 1:00 to 3:00 in steps of 30 s
+            edits = dict(settings.get("preset_edits") or {})
+            edits["move_ms"] = move + 30000 if move < 180000 else 60000
+            return self._set("preset_edits", edits)
         return False
+
+    def _move_ms(self):
+        # the time per move of the configured preset if it is a duplicate game, else 0
+        try:
+            from clock.presets import edit_preset, get_preset
+
+            settings = self.flow.settings
+            preset = edit_preset(get_preset(settings.get("preset", "")),
+                                 settings.get("preset_edits") or {})
+        except (ImportError, KeyError, ValueError):
+            return 0
+        return preset["move_ms"]
 
     def _set(self, key, value):
         ok, message = self.flow.settings.set(key, value)
         self.note = "saved" if ok else "rejected"
-        if ok and key == "preset" and not self.flow.engine.fresh():
+        if ok and key in ("preset", "preset_edits") and not self.flow.engine.fresh():
             # the running game keeps its preset (clock.snapshot): this is the next one's
             self.note = "next_game"
         return True
@@ -350,6 +383,10 @@ class Referee:
         flow = self.flow
         text = flow.text
         mode = self.mode
+        if mode >= GAME:
+            from terminal import referee_game
+
+            return referee_game.lines(self)
         note = text(self.note).split("\n")[0] if self.note else ""
         if mode == PIN:
             lines = [text("menu_title"), "", text("pin") + " " + "*" * len(self.digits), ""]
@@ -365,9 +402,10 @@ class Referee:
             return [text("menu_challenge")[2:], "", text("chal_reenter"), text("chal_cancel"),
                     "", note, "", text("menu_back")]
         if mode == MENU:
-            return [text("menu_title"), text("menu_check"), text("menu_settings"),
-                    text("menu_time"), text("menu_reset"), self._fifth_line(), note,
-                    text("menu_exit")]
+            # a note (what the last key did) takes the title's line
+            return [note or text("menu_title"), text("menu_check"), text("menu_settings"),
+                    text("menu_time"), text("menu_reset"), self._fifth_line(),
+                    text("menu_game"), text("menu_exit")]
         if mode == CHECK:
             entry = self.check_entry
             answer = (self.check_line + "\n").split("\n")
@@ -375,12 +413,14 @@ class Referee:
                     entry.legend(), text("menu_exit")]
         if mode == SETTINGS:
             settings = flow.settings
+            move = self._move_ms()
             return [text("menu_settings")[2:],
                     text("set_lang") % settings.get("lang", "de"),
                     text("set_verdict") % (settings.get("verdict_ms", 10000) // 1000),
                     text("set_pin"),
                     text("set_preset") % settings.get("preset", "-") if _preset_names() else "",
-                    "", note, text("menu_exit")]
+                    text("set_move") % (move // 60000, move // 1000 % 60) if move else "",
+                    note, text("menu_exit")]
         if mode == NEW_PIN:
             return [text("set_pin")[2:], "", text("new_pin") + " " + self.digits, "", note,
                     "", "", text("menu_exit")]

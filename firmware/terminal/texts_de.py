@@ -88,4 +88,19 @@ ref_reenter 3 Wörter neu
 ref_cancel 4 Anf. abbrechen
 menu_back D Zurück
 next_game Ab nächst. Spiel
+side_2 beide
+withdraw_press Steine zurück;\\n%s drückt
+menu_game 6 Spiel
+g_lend 1 Uhr an %s
+g_turn 2 Zug an %s
+g_end 3 Spiel beenden
+undo_end 4 Ende zurück
+undo_accept 4 Annahme zurück
+undo_forfeit 4 Verlust zurück
+g_continue 5 Weiterspielen
+g_late 6 Verspätung
+end_with 1 Mit 5.2d
+end_without 2 Ohne 5.2d
+set_move 5 Zug %d:%02d
+moves_n Züge: %d
 """

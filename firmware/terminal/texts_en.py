@@ -88,4 +88,19 @@ ref_reenter 3 Words again
 ref_cancel 4 Cancel chall.
 menu_back D Back
 next_game From next game
+side_2 both
+withdraw_press Tiles back; then\\n%s presses
+menu_game 6 Game
+g_lend 1 Lend to %s
+g_turn 2 Turn to %s
+g_end 3 End game
+undo_end 4 Undo end
+undo_accept 4 Undo accept
+undo_forfeit 4 Undo forfeit
+g_continue 5 Continue
+g_late 6 Late clock
+end_with 1 With 5.2d
+end_without 2 Without 5.2d
+set_move 5 Move %d:%02d
+moves_n Moves: %d
 """

@@ -88,4 +88,19 @@ ref_reenter 3 Ord på nytt
 ref_cancel 4 Avbryt utf.
 menu_back D Tilbake
 next_game Fra neste parti
+side_2 begge
+withdraw_press Brikker tilbake;\\n%s trykker
+menu_game 6 Parti
+g_lend 1 Lån: %s
+g_turn 2 Tur: %s
+g_end 3 Avslutt parti
+undo_end 4 Angre slutt
+undo_accept 4 Angre godtatt
+undo_forfeit 4 Angre tap
+g_continue 5 Fortsett
+g_late 6 Forsinket
+end_with 1 Med 5.2d
+end_without 2 Uten 5.2d
+set_move 5 Trekk %d:%02d
+moves_n Trekk: %d
 """

@@ -88,4 +88,19 @@ ref_reenter 3 Słowa od nowa
 ref_cancel 4 Anuluj spraw.
 menu_back D Wstecz
 next_game Od następnej gry
+side_2 obaj
+withdraw_press Zdejmij płytki;\\n%s naciska
+menu_game 6 Gra
+g_lend 1 Zegar: %s
+g_turn 2 Ruch: %s
+g_end 3 Zakończ grę
+undo_end 4 Cofnij koniec
+undo_accept 4 Cofnij przyj.
+undo_forfeit 4 Cofnij walk.
+g_continue 5 Kontynuuj
+g_late 6 Spóźnienie
+end_with 1 Z 5.2d
+end_without 2 Bez 5.2d
+set_move 5 Ruch %d:%02d
+moves_n Ruchy: %d
 """

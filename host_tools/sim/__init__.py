@@ -49,11 +49,14 @@ def parse_args(argv):
                         "pseudo-terminal, e.g. /tmp/tileclock-sim)")
     p.add_argument("--fresh", action="store_true",
                    help="empty the device folder first (factory state)")
+    p.add_argument("--preset", default=None, metavar="NAME",
+                   help="the clock's preset, e.g. duplicate (a duplicate game: one countdown "
+                        "per move on both panels); a game in progress keeps its own")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
-    from .device import SimDevice, prepare_device_dir
+    from .device import SimDevice, configure_preset, prepare_device_dir
     from .web import serve
 
     args = parse_args(sys.argv[1:] if argv is None else argv)
@@ -66,6 +69,12 @@ def main(argv=None) -> int:
         print("no such image: %s" % args.lexicon, file=sys.stderr)
         return 2
     prepare_device_dir(device_dir, args.lexicon, log=lambda m: print(m, file=sys.stderr))
+    if args.preset is not None:
+        try:
+            configure_preset(device_dir, args.preset)
+        except ValueError as e:
+            print("--preset: %s" % e, file=sys.stderr)
+            return 2
     try:
         device = SimDevice(device_dir, main=args.main.resolve() if args.main else None,
                            heapsize=args.heapsize, battery_mv=args.battery_mv,

@@ -88,6 +88,41 @@ def prepare_device_dir(device_dir: Path, lexicon: Path | None = None, log=print)
         build_sample_lexicon(target, log)
 
 
+def preset_names() -> tuple:
+    """The firmware's built-in presets (clock/presets.py, read as data: the module itself
+    needs MicroPython's `const`)."""
+    import ast
+
+    tree = ast.parse((FIRMWARE / "clock" / "presets.py").read_text())
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "PRESET_NAMES"):
+            return tuple(ast.literal_eval(node.value))
+    raise LookupError("PRESET_NAMES not found in clock/presets.py")
+
+
+def configure_preset(device_dir: Path, name: str) -> None:
+    """Set the preset in the device's config.json, as `clockctl config preset=NAME` would:
+    a game in progress keeps its own; the next game (or a fresh clock) has this one."""
+    import json
+
+    if name not in preset_names():
+        raise ValueError("no preset %r (one of %s)" % (name, ", ".join(preset_names())))
+    path = device_dir / "config.json"
+    config = {}
+    if path.exists():
+        try:
+            config = json.loads(path.read_text())
+        except ValueError:
+            config = {}
+        if not isinstance(config, dict):
+            config = {}
+    config["preset"] = name
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(config))
+    tmp.replace(path)
+
+
 class Panel:
     def __init__(self):
         self.model = sim_ssd1306.SSD1306Panel()

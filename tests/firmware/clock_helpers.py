@@ -1,12 +1,31 @@
 # A game at a table for the clock tests: an engine on a ManualClock that
 # starts just before the 2^30 wrap, and short verbs for the players' acts.
 
-from timebase import ManualClock
-from clock.engine import Engine
+from timebase import TICKS_MAX, ManualClock
+from clock.engine import new_engine
 from clock.presets import get_preset, edit_preset
 
 MIN = 60000
 SEC = 1000
+
+# Starting ticks for a scenario run across the 2^30 tick wrap: none in the game, the
+# wrap 5 s in (ManualClock's default), and the wrap right at the moments the TSO
+# names: a window's end (20 s), the late limit (15 min), the time (30 min), the cap
+# (35 min) and a move's warning (2:30 of a 3-minute move).
+WRAP_STARTS = (1000, TICKS_MAX - 5 * SEC, TICKS_MAX - 20 * SEC + 1, TICKS_MAX - 15 * MIN,
+               TICKS_MAX - 30 * MIN, TICKS_MAX - 35 * MIN, TICKS_MAX - 150 * SEC)
+
+
+def across_the_wrap(scenario):
+    """A test that runs scenario(start) from every tick of WRAP_STARTS."""
+    def run():
+        for start in WRAP_STARTS:
+            try:
+                scenario(start)
+            except AssertionError:
+                print("failed from start tick %d" % start)
+                raise
+    return run
 
 
 class Table:
@@ -16,7 +35,7 @@ class Table:
             values = edit_preset(values, changes)
         self.preset = values
         self.clock = ManualClock() if start is None else ManualClock(start)
-        self.engine = Engine(values, self.clock)
+        self.engine = new_engine(values, self.clock)
 
     def now(self):
         return self.clock.ticks_ms()
@@ -49,5 +68,5 @@ class Table:
         return self
 
 
-def game(preset="tso30", changes=None, starting_side=0):
-    return Table(preset, changes).start_game(starting_side)
+def game(preset="tso30", changes=None, starting_side=0, start=None):
+    return Table(preset, changes, start).start_game(starting_side)

@@ -1,7 +1,7 @@
 # A challenge terminal wired to the real clock engine, a fixture word list, a
 # challenge log in a fresh folder and a manual clock: what the flow tests drive.
 
-from clock.engine import Engine
+from clock.engine import new_engine
 from clock.presets import get_preset
 from lexicon import open_file
 from lexicon_data import image_path
@@ -15,7 +15,7 @@ from timebase import ManualClock
 class Rig:
     def __init__(self, preset="tso30", image="de", lang="en", lexicon="open", problem=None):
         self.clock = ManualClock()
-        self.engine = Engine(get_preset(preset), self.clock)
+        self.engine = new_engine(get_preset(preset), self.clock)
         self.logdir = tmpdir() + "/logs"
         self.log = ChallengeLog(self.logdir)
         self.settings = DictSettings({"lang": lang})

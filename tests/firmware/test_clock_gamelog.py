@@ -62,6 +62,7 @@ def test_late_arrival_forfeit_and_withdrawn_play_are_logged():
     table.press(0)
     table.engine.start_challenge(table.now(), 1)
     table.engine.challenge_verdict(table.now(), False, 1)
+    table.press(0)  # the tiles taken back, the player restarts the challenger's clock
     table.wait(36 * MIN)
     records = [json.loads(line) for line in table.engine.log.export_jsonl()]
     assert [r["kind"] for r in records] == [

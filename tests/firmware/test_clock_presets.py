@@ -44,6 +44,7 @@ def test_validation_names_the_bad_field():
     assert message({"challenge_window_ms": -1}).startswith("challenge_window_ms")
     assert message({"name": ""}).startswith("name")
     assert message({"colour": "red"}).startswith("colour")
+    assert message({"move_ms": 30 * SEC}).startswith("move_ms")
     incomplete = get_preset("custom")
     del incomplete["late_forfeit_ms"]
     assert validate_preset(incomplete) == (False, "late_forfeit_ms: missing")
@@ -76,6 +77,9 @@ def test_fingerprint_changes_with_every_field():
                        ("overtime_cap_consequence", "none"), ("challenge_window_ms", 0),
                        ("challenge_penalty_kind", "none"), ("challenge_penalty_points", 1),
                        ("late_forfeit_ms", 0), ("name", "other")):
+        assert fingerprint_bytes(edit_preset(get_preset("custom"), {key: value})) != base, key
+    base = fingerprint_bytes(get_preset("duplicate"))
+    for key, value in (("move_ms", 2 * MIN), ("name", "dup")):
         assert fingerprint_bytes(edit_preset(get_preset("custom"), {key: value})) != base, key
 
 

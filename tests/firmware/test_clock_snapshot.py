@@ -23,9 +23,27 @@ def figures(engine, t):
     return out
 
 
-def test_snapshot_fits_in_256_bytes():
+def test_snapshot_fits_in_256_bytes_and_twice_that_with_an_undo():
     table = game()
-    assert len(table.engine.snapshot()) == SIZE <= MAX_SIZE
+    assert len(table.engine.snapshot()) == SIZE <= 256
+    table.engine.end_game(table.now())
+    assert len(table.engine.snapshot()) == MAX_SIZE == 2 * SIZE + 1 <= 512
+
+
+def test_the_referees_undo_survives_a_power_cut():
+    from clock.corrections import undo, undoable
+
+    table = game()
+    table.wait(10 * SEC)
+    table.press(0)
+    table.wait(3 * SEC)
+    table.engine.accept(table.now(), 1)
+    table.wait(2 * SEC)
+    copy = restored(table)
+    assert undoable(copy) == "accept" and copy.accepted
+    assert undo(copy, table.now())
+    assert not copy.accepted and copy.display(1).window_s == 17
+    assert copy.used_ms(1, table.now()) == 5 * SEC
 
 
 def test_a_running_game_is_restored_exactly_and_paused():
@@ -101,7 +119,10 @@ def test_a_finished_or_unstarted_game_is_not_paused_by_restore():
 def test_every_damaged_byte_is_refused():
     table = game()
     table.wait(5 * SEC)
+    table.press(0)
+    table.engine.accept(table.now(), 1)     # with an undo slot
     blob = table.engine.snapshot()
+    assert len(blob) == MAX_SIZE
     for index in range(len(blob)):
         for flip in (1, 0x80):
             bad = bytearray(blob)

@@ -152,7 +152,9 @@ def test_a_challenge_saved_without_its_step_goes_on_from_the_word_count():
         rig.type_word("HXAUS")
         rig.keys("#C#")
         assert rig.screen().startswith("NOT ACCEPTABLE") and "Play withdrawn" in rig.screen()
-        assert dev.engine.display(1).running   # the player restarts the challenger's clock
+        assert not dev.engine.display(1).running
+        rig.press("left")                      # the player restarts the challenger's clock
+        assert dev.engine.display(1).running
     finally:
         runtime_rig.leave()
 

@@ -12,8 +12,10 @@ class _D:
         self.remaining_ms = 0
         self.overtime_ms = 0
         for name in ("overtime", "on_turn", "running", "paused", "late", "window_open", "hold",
-                     "challenging", "forfeit", "game_over"):
+                     "challenging", "forfeit", "game_over", "accepted"):
             setattr(self, name, kw.get(name, False))
+        self.move = kw.get("move", 0)
+        self.remaining_ms = kw.get("remaining_ms", 0)
         self.window_s = kw.get("window_s", 0)
         self.penalty_points = kw.get("penalty_points", 0)
 
@@ -77,6 +79,16 @@ def test_player_view_redraws_only_on_change_and_shows_states():
     assert state_key(_D(forfeit=True, paused=True), EXTRA_RECOVERED) == "forfeit"
     assert state_key(_D(challenging=True), 0) == "challenge"
     assert state_key(_D(hold=True, window_open=True), 0) == "hold"
+    assert state_key(_D(accepted=True), 0) == "accepted" and state_key(_D(), 0) is None
+    assert state_key(_D(move=3, running=True), 0) == "move"
+    assert state_key(_D(move=3, remaining_ms=180000), 0) == "move"
+    assert state_key(_D(move=3), 0) == "time_up"
+    assert state_key(_D(move=3, paused=True, running=True), 0) == "pause"
+    moving = _D(move=3, running=True, on_turn=True)
+    view.draw(fb, moving, 0, lambda key: "MOVE %d" if key == "move" else key.upper())
+    assert not view.changed(moving, 0)
+    moving.move = 4
+    assert view.changed(moving, 0)
 
 
 def test_terminal_view_draws_lines_big_line_and_status():

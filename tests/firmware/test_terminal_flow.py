@@ -79,8 +79,11 @@ def test_one_invalid_word_makes_the_play_not_acceptable():
     rig.keys("C#")
     shown = rig.screen()
     assert shown.startswith("NOT ACCEPTABLE")
-    assert "Play withdrawn" in shown and "Clock: left" in shown
+    # TSO 3.1.4: no clock runs until the player has taken the tiles back and presses
+    assert "Play withdrawn\nTiles back; then\nright presses" in shown
     assert "MAUSE" not in shown and "HAUS" not in shown     # never which word failed
+    assert not rig.engine.display(0).running and not rig.engine.display(1).running
+    assert not rig.engine.press(rig.now(), 0) and rig.engine.press(rig.now(), 1)
     assert rig.engine.display(0).running and not rig.engine.display(1).running
     r = list(rig.log.records())[0]
     assert r["verdict"] == "not_acceptable" and r["withdrawn"] and r["penalty"] == 0

@@ -114,3 +114,160 @@ def test_no_menu_word_check_without_a_list():
     _menu(rig)
     rig.keys("1")
     assert rig.flow.referee.mode == R.MENU and "No word list" in rig.screen()
+
+
+# --- the game menu (key 6): corrections, each in the game log --------------------------------
+
+def _game_menu(rig):
+    _menu(rig)
+    rig.keys("6")
+    assert rig.flow.referee.mode == R.GAME
+    return rig.screen()
+
+
+def _kinds(rig):
+    import json
+
+    return [json.loads(line)["kind"] for line in rig.engine.log.export_jsonl()]
+
+
+def test_the_menu_offers_the_game_menu_and_shows_its_notes_on_the_title_line():
+    rig = Rig()
+    _menu(rig)
+    assert rig.screen().split("\n")[0] == "Referee" and "6 Game" in rig.screen()
+    rig.keys("31*5#")
+    assert rig.screen().split("\n")[0] == "Done"
+    screen = _game_menu(Rig())
+    # before the game: only what can be done then
+    assert screen.split("\n") == ["Game", "", "", "3 End game", "", "", "6 Late clock", "D Back"]
+
+
+def test_the_clock_is_lent_to_note_a_score_and_the_players_press_gives_it_back():
+    # TSO 3.1.1 and 4.2c: the other player's clock runs, the turn stays
+    rig = Rig()
+    rig.play_a_move()                     # right played; left is on turn
+    screen = _game_menu(rig)
+    assert "1 Lend to right" in screen and "2 Turn to right" in screen
+    rig.keys("1")
+    assert rig.screen().split("\n")[0] == "Done"
+    assert rig.engine.display(1).running and rig.engine.on_turn == 0
+    assert "1 Lend to left" in rig.screen()      # while lent: give it back
+    rig.keys("DD")
+    rig.clock.advance(4000)
+    assert rig.engine.press(rig.now(), 1)        # noted: right gives the clock back
+    assert rig.engine.display(0).running and rig.engine.on_turn == 0
+    assert _kinds(rig)[-2:] == ["switch", "switch"]
+
+
+def test_loss_of_turn_passes_the_turn_without_a_play():
+    # TSO 7.3.2.2
+    rig = Rig()
+    rig.play_a_move()
+    _game_menu(rig)
+    rig.keys("2")
+    assert rig.engine.on_turn == 1 and rig.engine.display(1).running
+    assert rig.engine.challenger_side() == 0      # right's play, still in its window
+    assert _kinds(rig)[-2:] == ["turn", "switch"]
+
+
+def test_end_with_the_5_2d_excuse_then_undo_it_and_end_without():
+    rig = Rig(preset="custom")
+    rig.engine.confirm_reset(rig.engine.request_reset(),
+                             dict(rig.engine.preset, initial_ms=10000))
+    rig.play_a_move()                     # left: 2 s used; right presses the last move
+    rig.clock.advance(9000)               # left is 1 s over
+    rig.flow.update(rig.now())
+    rig.engine.pause(rig.now())           # the referee is called (4.1e)
+    _game_menu(rig)
+    rig.keys("3")
+    assert "1 With 5.2d" in rig.screen() and "2 Without 5.2d" in rig.screen()
+    rig.keys("1")
+    assert rig.screen().split("\n")[0] == "Done" and "4 Undo end" in rig.screen()
+    assert "5 Continue" in rig.screen() and "3 End game" not in rig.screen()
+    result = rig.engine.result()
+    assert result["notes"] == ["5.2d"] and result["sides"][0]["overtime_penalty"] == 0
+    rig.keys("DD")
+    assert "5.2d: no OT pen." in rig.screen()     # the end screen says so
+    _game_menu(rig)
+    rig.keys("4")                          # a mistake: the players had agreed to end
+    assert rig.engine.phase == 1 and rig.engine.paused
+    rig.keys("32")
+    assert rig.engine.result()["notes"] == [] and rig.engine.result()["sides"][0]["penalty_points"] == 10
+    assert _kinds(rig)[-4:] == ["end", "undo", "turn", "end"]
+
+
+def test_continue_after_a_presumed_end_runs_the_chosen_clock():
+    # TSO 4.4b iii, 3.4b
+    rig = Rig()
+    rig.play_a_move()
+    _game_menu(rig)
+    rig.keys("32")
+    assert rig.engine.phase == 3
+    rig.keys("5")
+    assert "Side 1=L 2=R" in rig.screen()
+    rig.keys("2")
+    assert rig.engine.phase == 1 and rig.engine.display(1).running
+    assert _kinds(rig)[-1] == "continue"
+
+
+def test_late_clocks_from_the_game_menu():
+    # TSO 2.4b: the referee starts a late player's clock; the arrival stops it
+    rig = Rig()
+    _game_menu(rig)
+    rig.keys("61")
+    assert rig.engine.display(0).late and rig.engine.display(0).running
+    assert rig.screen().split("\n")[0] == "Done" and "6 Late clock" in rig.screen()
+    rig.clock.advance(60000)
+    rig.keys("61")
+    assert not rig.engine.display(0).running
+    assert _kinds(rig) == ["late", "arrive"]
+
+
+def test_the_game_menu_and_the_corrections_leave_ram_with_the_referee():
+    import sys
+
+    rig = Rig()
+    rig.play_a_move()
+    _game_menu(rig)
+    rig.keys("3")                          # the end question
+    assert "terminal.referee_game" in sys.modules and "clock.corrections" in sys.modules
+    rig.keys("DDD")
+    assert rig.flow.state == F.NEUTRAL
+    for name in ("terminal.referee_game", "clock.corrections", "terminal.referee"):
+        assert name not in sys.modules, name
+
+
+def test_a_duplicate_games_move_time_in_the_settings():
+    rig = Rig()
+    _menu(rig)
+    rig.keys("2")
+    assert "5 Move" not in rig.screen()
+    while rig.settings.get("preset") != "duplicate":
+        rig.keys("4")
+    assert "5 Move 3:00" in rig.screen()
+    rig.keys("5")
+    assert "5 Move 1:00" in rig.screen()
+    rig.keys("55")
+    assert "5 Move 2:00" in rig.screen() and rig.settings.get("preset_edits") == {"move_ms": 120000}
+    rig.keys("4")                          # another preset: the move time goes with it
+    assert rig.settings.get("preset") == "tso30" and rig.settings.get("preset_edits") == {}
+    assert "5 Move" not in rig.screen()
+
+
+def test_a_duplicate_game_ended_by_the_referee_shows_its_moves():
+    rig = Rig(preset="duplicate")
+    assert "A Challenge" not in rig.screen()      # no challenges in a duplicate game
+    rig.keys("A")
+    assert "Not now" in rig.screen()
+    rig.clock.advance(1000)
+    rig.engine.press(rig.now(), 1)                # move 1
+    rig.wait(180000)
+    rig.engine.press(rig.now(), 0)                # move 2
+    rig.wait(60000)
+    screen = _game_menu(rig)
+    assert screen.split("\n")[1:3] == ["", ""]    # no clocks to switch
+    rig.keys("3")                                 # no 5.2d question: ended at once
+    assert rig.engine.phase == 3
+    rig.keys("DD")
+    assert "Moves: 2" in rig.screen() and "Time" not in rig.screen()
+    assert _kinds(rig) == ["start", "move", "move", "end"]

@@ -191,7 +191,13 @@ class Rig:
                 self.advance(rng.randint(50, 400))
                 self.keys("D")
                 self.pin()
-                self.keys("4#D")
+                r = rng.random()
+                if r < 0.15:
+                    self.keys("64DD")                     # the referee undoes the end
+                elif r < 0.3 and e.forfeit_side < 0:
+                    self.keys("65" + rng.choice("12") + "DD")   # the game goes on (4.4b iii)
+                else:
+                    self.keys("4#D")
             elif e.paused:
                 self.advance(rng.randint(10, 200))
                 if self.chance(0.2):
@@ -205,6 +211,15 @@ class Rig:
             elif e.phase == 0:
                 self.advance(rng.randint(10, 100))
                 self.press(rng.choice(("left", "right")))
+            elif e.phase == 1 and not self.running():
+                # a withdrawn play (TSO 3.1.4): the tiles come back, then the player
+                # restarts the challenger's clock (a duplicate game: the next move)
+                self.advance(rng.randint(20, 400))
+                self.press(BUTTONS[1 - e.on_turn] if e.on_turn >= 0 else "left")
+            elif e.phase == 1 and e.on_turn >= 0 and e.display(1 - e.on_turn).running:
+                # the clock lent to the other player (3.1.1, 4.2c): they give it back
+                self.advance(rng.randint(20, 400))
+                self.press(BUTTONS[1 - e.on_turn])
             elif e.phase == 2:                            # the final play (5.1b)
                 self.advance(rng.randint(10, 150))
                 r = rng.random()
@@ -238,6 +253,14 @@ class Rig:
                     self.keys("D")                        # the referee resets mid-game
                     self.pin()
                     self.keys("4#D")
+                elif r < 0.56 and e.on_turn >= 0:
+                    self.keys("D")                        # the referee switches the clocks
+                    self.pin()
+                    self.keys("6" + rng.choice(("1", "1", "2")) + "DD")
+                elif r < 0.57 and e.on_turn >= 0:
+                    self.keys("D")                        # the referee ends the game
+                    self.pin()
+                    self.keys("63" + rng.choice("12") + "DD")
                 elif e.on_turn >= 0:
                     self.press(BUTTONS[e.on_turn])
             return
@@ -348,6 +371,10 @@ class Rig:
                 self.press("pause")
             elif e.phase == 0:
                 self.press("right")
+            elif e.phase == 1 and f.state == F.NEUTRAL:
+                # nothing runs after a withdrawn play until the player presses (3.1.4);
+                # a duplicate game between moves: the next move
+                self.press(BUTTONS[1 - e.on_turn] if e.on_turn >= 0 else "left")
             elif e.phase == 2:
                 if e.challenger_side() >= 0 and e.hold_side < 0:
                     self.key("B")                 # hold: the holder's clock runs (5.1b iii)
@@ -443,6 +470,17 @@ class Rig:
             elif target in ("count", "entry", "confirm", "ready", "verdict") and neutral_play \
                     and e.challenger_side() >= 0:
                 self.challenge()
+            elif target == "withdrawn" and st == F.COUNT:
+                self.key("1")
+                self.type_word(self.rng.choice(INVALID))
+                self.keys("#C#")
+                self.key("*")                      # leave the verdict
+            elif target == "withdrawn" and neutral_play and e.challenger_side() >= 0:
+                self.challenge()
+            elif target == "lent" and neutral_play and e.on_turn >= 0 and self.running():
+                self.key("D")
+                self.pin()
+                self.keys("61DD")
             elif target == "overtime" and neutral_play and e.on_turn >= 0:
                 self.advance(self.rng.randint(500, 3000))     # a long think
                 if phase_name(self) != target:
@@ -489,6 +527,10 @@ def phase_name(rig):
         return "setup"
     if e.paused:
         return "paused"
+    if not (e.display(0).running or e.display(1).running):
+        return "withdrawn"          # until the player restarts the challenger's clock (3.1.4)
+    if e.on_turn >= 0 and e.display(1 - e.on_turn).running:
+        return "lent"               # the other player's clock runs, the turn stays (3.1.1, 4.2c)
     d = e.display(e.on_turn) if e.on_turn >= 0 else None
     if d is not None and d.overtime:
         return "overtime"
@@ -499,7 +541,7 @@ def phase_name(rig):
 
 PHASES = ("running", "count", "entry", "confirm", "ready", "verdict", "cancel-ask",
           "referee-menu", "paused", "hold", "finish-ask", "end-phase", "accept-ask", "overtime",
-          "over", "setup")
+          "over", "setup", "withdrawn", "lent")
 
 
 def play(seed):

@@ -59,7 +59,7 @@ FIELDS = ("phase", "on_turn", "paused", "challenging", "challenger", "hold", "fo
 # phases a targeted kill waits for
 TARGETS = ("count", "entry", "confirm", "ready", "verdict", "referee-decides", "cancel-ask",
            "referee-menu", "finish-ask", "end-phase", "overtime", "hold", "paused", "over",
-           "running", "save")
+           "running", "save", "withdrawn", "lent")
 
 
 def parse(line: str) -> dict:
@@ -82,6 +82,10 @@ def phase_of(s: dict) -> str:
     if s["paused"]:
         return "paused"
     side = s["on_turn"]
+    if s["running"] == 0:
+        return "withdrawn"      # the player restarts the challenger's clock (TSO 3.1.4)
+    if side >= 0 and s["running"] == 1 << (1 - side):
+        return "lent"           # the other player's clock runs, the turn stays (3.1.1, 4.2c)
     if side >= 0 and s["left%d" % side] < 0:
         return "overtime"
     if s["hold"] >= 0:

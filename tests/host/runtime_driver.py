@@ -248,6 +248,10 @@ class Challenger(Player):
         while flow.active():
             self.advance(50)
         self.advance(160)       # keys are ignored for 1.5 s after the verdict goes
+        if not verdict:
+            # the play withdrawn (TSO 3.1.4): its player takes the tiles back and restarts
+            # the challenger's clock
+            self.press(1 - self.dev.engine.on_turn)
         return verdict
 
 

@@ -1,0 +1,105 @@
+# The referee's corrections to a game, each an event of the engine (clock.engine:
+# it takes the tick, returns True if it changed the game, and the game log gets a
+# record):
+#
+#   undo(engine, t)                 take back the last end, accept or forfeit
+#   reopen(engine, t, side)         the game goes on after a presumed end (4.4b iii, 3.4b)
+#   switch(engine, t, side, lend)   switch the clocks without a play (3.1.1, 4.2c, 7.3.2.2)
+#
+# Loaded with the referee's game menu only (terminal.referee_game) and dropped
+# with it: a game that needs no correction never has this code in RAM
+# (docs/runtime.md, Memory).  The functions work on the engine's own state, as
+# clock/snapshot.py does.
+
+from timebase import ticks_add
+from clock import gamelog as gl
+from clock.engine import PHASE_OVER, PHASE_PLAY, _check_side
+
+# what undo takes back, by the kind byte of the engine's undo slot
+UNDONE = ("", "end", "accept", "forfeit")
+
+
+def undoable(engine):
+    """What undo would take back now: "end", "accept", "forfeit", or "" (nothing)."""
+    slot = engine._undo
+    return UNDONE[slot[0]] if slot else ""
+
+
+def undo(engine, t=None):
+    """Take back the last end of the game, accept or forfeit, with whatever it ended
+    (a 5.2d excuse, a verdict that ended the game, the closed window): the game as it
+    was just before, its clocks stopped (paused: resume goes on; a challenge comes
+    back as a challenge).  Time a clock ran since is charged as it ran; the game log
+    goes on numbering, with an "undo" record.  Only the latest of these events can be
+    taken back, and only while nothing else happened since (a press, a finish, a
+    time adjustment or a switch make it final)."""
+    e = engine
+    t = e._event(t)
+    slot = e._undo
+    if not slot:
+        return False
+    from clock.snapshot_load import decode_into
+
+    used = [e._used_at(0, t), e._used_at(1, t)]
+    log, cued, units, at = e.log, e._ot_cued, e._ot_units, e._gms(t)
+    decode_into(e, slot[1:], t)
+    # the game goes on from now: its log, its time, what it has charged and cued
+    e.log = log
+    e._game_ref = t
+    e._game_base = at
+    e._used = used
+    e._ot_cued = cued
+    e._ot_units = units
+    e._undo = b""
+    log.add(gl.UNDO, at, UNDONE[slot[0]])
+    return e._done(t)
+
+
+def reopen(engine, t, side):
+    """4.4b iii (tiles found in the bag thought empty: the game goes on) and 3.4b (a
+    score to be noted after the end): the game is in play again and `side`'s clock
+    runs, a turn of its own; an excuse the end gave (5.2d) no longer applies.  Not
+    after a forfeit (undo takes a forfeit back).  A duplicate game waits for its next
+    move instead."""
+    _check_side(side)
+    e = engine
+    t = e._event(t)
+    if e.phase != PHASE_OVER or e.forfeit_side >= 0:
+        return False
+    e.phase = PHASE_PLAY
+    e._excused = [0, 0]
+    e._notes = 0
+    e._undo = b""
+    if e.duplicate:
+        side = -1
+    else:
+        e._begin_turn(side, t)
+        e._start(side, t)
+    e.log.add(gl.CONTINUE, e._gms(t), side)
+    return e._done(t)
+
+
+def switch(engine, t, side, lend):
+    """Start `side`'s clock and stop the other's without a play: no challenge window
+    opens or closes.  lend: the turn stays with the side on turn; its opponent lets
+    `side` note a score (3.1.1) or keeps `side`'s clock running while `side` is away
+    (4.2c); `side`'s press gives the clock back (clock.engine press).  Else the turn
+    passes to `side` (7.3.2.2, loss of turn).  From a pause too: the clock runs after."""
+    _check_side(side)
+    e = engine
+    t = e._event(t)
+    if e.phase != PHASE_PLAY or e.challenging or e.duplicate:
+        return False
+    if e.paused:
+        # as resume does: the window's frozen seconds go on from now
+        e.paused = False
+        e._paused_run = 0
+        if e._win_open and e._win_timed:
+            e._win_deadline = ticks_add(t, e._win_left)
+    e._stop_all(t)
+    if not lend and side != e.on_turn:
+        e._begin_turn(side, t)
+    e._start(side, t)
+    e._undo = b""
+    e.log.add(gl.SWITCH, e._gms(t), side, bool(lend))
+    return e._done(t)
