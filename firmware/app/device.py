@@ -159,6 +159,7 @@ class Device:
             flow.update(now)
             if flow.state != state:
                 self._dirty = True       # a verdict or the referee's menu timed out
+                self._awake_t = now
         engine = self.engine
         cues = engine.update(board.buttons.unsettled_since(now))
         if cues:
@@ -397,7 +398,7 @@ class Device:
         if panel is not None and flow is not None:
             screen = self.sleep_screen or flow.screen()
             idle = (screen is not self.sleep_screen and not flow.active()
-                    and ticks_diff(now, _later(self._awake_t, flow.since)) >= _DIM_AFTER_MS)
+                    and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS)
             self._set_contrast(panel, 2, dim if idle else contrast)
             clocks = self._clocks
             if clocks is None or clocks[0] is not engine.display(0):
@@ -482,11 +483,6 @@ class Device:
             self.sleep_at = None        # charging (or on USB) again: stay awake
             self.sleep_screen = None
             self.terminal_view.invalidate()
-
-
-def _later(a, b):
-    """The later of two ticks."""
-    return a if ticks_diff(a, b) >= 0 else b
 
 
 def _show(panel):

@@ -11,6 +11,8 @@ WIDTH = 128
 HEIGHT = 64
 STOP = "\x0b"       # a column stop: the text after it starts at the next multiple of COLUMN
 COLUMN = 43
+_LABEL_X = 10       # the clock rows: "> " before the side's label
+_SPACE = 5          # a space's advance in the pixel font
 
 
 class TerminalView:
@@ -85,11 +87,11 @@ class TerminalView:
             seen[at + i] = text[i]
         seen[at + 6] = 1 if d.on_turn else 0
         seen[at + 7] = d.penalty_points & 255
-        x = dx
         if d.on_turn:
-            typeset.draw(fb, ">", x, y, size)
-        x = typeset.draw(fb, label, x + 6, y, size)
-        typeset.draw_ascii(fb, text, 0, 6, x + 4, y, size)
+            typeset.draw(fb, ">", dx, y, size)
+        # as the text "> L  29:58" reads: marker, space, label, space, the time's sign
+        x = typeset.draw(fb, label, dx + _LABEL_X, y, size)
+        typeset.draw_ascii(fb, text, 0, 6, x + _SPACE, y, size)
         if d.penalty_points:
             n = typeset.number(self._num, d.penalty_points, 45, 0)
             w = typeset.ascii_width(self._num, 0, n, size)

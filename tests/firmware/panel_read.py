@@ -42,15 +42,26 @@ class Bitmap:
 
 
 def rendered(text, size, tiles=None):
-    """(width, height, set of lit (x, y)) of text drawn alone at (0, 0)."""
-    w = typeset.width(text, size, tiles) + 2
-    h = typeset.HEIGHTS[size]
-    bm = Bitmap(w, h)
-    typeset.draw(bm, text, 0, 0, size, 1, tiles)
+    """(width, height, list of lit (x, y)) of text drawn alone at (0, 0).  SMALL (the 8x8
+    font of framebuf, render.glyphs) only under MicroPython."""
+    if size == typeset.SMALL:
+        import framebuf
+        from render import glyphs
+
+        w, h = 8 * len(text) + 2, 8
+        fb = framebuf.FrameBuffer(bytearray((w + 7) // 8 * 8 * h), w, h, framebuf.MONO_HLSB)
+        glyphs.text(fb, text, 0, 0)
+        get = fb.pixel
+    else:
+        w = typeset.width(text, size, tiles) + 2
+        h = typeset.HEIGHTS[size]
+        bm = Bitmap(w, h)
+        typeset.draw(bm, text, 0, 0, size, 1, tiles)
+        get = bm.pixel
     lit = []
     for y in range(h):
         for x in range(w):
-            if bm.buf[y * w + x]:
+            if get(x, y):
                 lit.append((x, y))
     return w, h, lit
 
