@@ -25,6 +25,7 @@ HEIGHTS = b"\x08\x0c\x18\x18"     # line height by size
 TILE = 0xE000
 _NONE = const(255)
 _BAR_ROW = const(11)              # the bar under a tile of several letters
+_MARK_ROWS = const(7)             # rows 0-2: the marks above a letter
 
 
 def glyph(ch):
@@ -68,31 +69,47 @@ def width(text, size=MEDIUM, tiles=None):
     return n - (2 if size == LARGE or size == XLARGE else 1)
 
 
+def _column(fb, bits, x, y, size, color):
+    # one column's runs of lit rows: 1x1, 1x2 (LARGE) or 2x2 (XLARGE) pixels a row
+    row = 0
+    while bits:
+        if bits & 1:
+            n = 0
+            while bits & 1:
+                bits >>= 1
+                n += 1
+            if size == MEDIUM:
+                fb.vline(x, y + row, n, color)
+            elif size == LARGE:
+                fb.vline(x, y + 2 * row, 2 * n, color)
+            else:
+                fb.fill_rect(x, y + 2 * row, 2, 2 * n, color)
+            row += n
+        else:
+            bits >>= 1
+            row += 1
+
+
 def _draw_glyph(fb, i, x, y, size, color):
     i = _index(i)
     w = _f.WIDTHS[i]
     cols = _f.COLS
     at = 2 * (_f.OFFSETS[2 * i] | (_f.OFFSETS[2 * i + 1] << 8))
-    for c in range(w):
-        bits = cols[at] | (cols[at + 1] << 8)
-        at += 2
-        row = 0
-        while bits:
-            if bits & 1:
-                n = 0
-                while bits & 1:
-                    bits >>= 1
-                    n += 1
-                if size == MEDIUM:
-                    fb.vline(x + c, y + row, n, color)
-                elif size == LARGE:
-                    fb.fill_rect(x + c, y + 2 * row, 2, 2 * n, color)
-                else:
-                    fb.fill_rect(x + 2 * c, y + 2 * row, 2, 2 * n, color)
-                row += n
-            else:
-                bits >>= 1
-                row += 1
+    if size != LARGE:
+        step = 2 if size == XLARGE else 1
+        for c in range(w):
+            _column(fb, cols[at + 2 * c] | (cols[at + 2 * c + 1] << 8), x + step * c, y, size,
+                    color)
+        return x + _advance(i, size)
+    # LARGE is bold: each column drawn again one pixel to its right, except in the marks'
+    # rows where that would fill a one-column gap (the two dots of an umlaut stay two)
+    prev = 0
+    cur = cols[at] | (cols[at + 1] << 8)
+    for c in range(w + 1):
+        nxt = cols[at + 2 * c + 2] | (cols[at + 2 * c + 3] << 8) if c + 1 < w else 0
+        _column(fb, cur | (prev & ~(_MARK_ROWS & ~cur & nxt)), x + c, y, size, color)
+        prev = cur
+        cur = nxt
     return x + _advance(i, size)
 
 

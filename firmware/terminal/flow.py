@@ -181,6 +181,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self.guard_t = None         # a new challenge is deliberate: its keys count at once
         self._load_entry()
         if self.entry is not None:
             self.entry.wipe()
