@@ -298,15 +298,27 @@ class Device:
         old = self._log
         self._log = log
         pending = self._pending
+        stamp = None
         for source in (old, log):
             last = source.last()
             if last is None or last[0] <= self._log_seq:
                 continue
+            if stamp is None:
+                stamp = self._stamp()
             for line in source.lines_since(self._log_seq):
-                pending.append(line)
+                pending.append(line[:-1] + stamp)
             self._log_seq = last[0]
         if len(pending) > PENDING_MAX:
             del pending[:len(pending) - PENDING_MAX]
+
+    def _stamp(self):
+        # what a game log line gets at its end: the wall-clock time the host set (null
+        # until a host connects after a power cut) and the table, for the organiser
+        import json
+        from hal_rtc import now_text
+
+        return ', "time": %s, "table": %s}' % (json.dumps(now_text()),
+                                               json.dumps(self.config.get("table", "")))
 
     def _leds(self):
         leds = self.board.leds

@@ -157,7 +157,7 @@ class ChallengeFlow:
         lex = self.lexicon
         if lex is None:
             return ""
-        return "%s %s %s" % (lex.language, lex.name, lex.version)
+        return " ".join(part for part in (lex.language, lex.name, lex.version) if part)
 
     def screen(self):
         return self._screen
@@ -536,6 +536,7 @@ class ChallengeFlow:
             "lost_turn": bool(outcome.lost_turn) if outcome is not None else False,
             "withdrawn": bool(outcome.withdrawn) if outcome is not None else False,
             "list": self.list_id(),
+            "table": self.settings.get("table", ""),
         }
         try:
             self.log.append(record)
