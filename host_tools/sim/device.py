@@ -182,6 +182,11 @@ class SimDevice:
             "TILECLOCK_SIM_MAIN": str(self.main),
             "TILECLOCK_SIM_BATTERY_MV": str(self.battery_mv),
         })
+        # each simulated clock its own chip id (machine.unique_id), from its folder
+        import hashlib
+
+        env.setdefault("TILECLOCK_UNIQUE_ID", "240ac4" + hashlib.sha1(
+            str(self.device_dir).encode()).hexdigest()[:6])
         cmd = [micropython_binary()]
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
