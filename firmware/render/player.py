@@ -16,6 +16,7 @@
 # state's text becomes glyph indices once, when the state changes.
 
 from render import sevenseg, typeset
+from render.typeset import MEDIUM, run
 
 EXTRA_RECOVERED = 1
 EXTRA_BATTERY_LOW = 2
@@ -121,11 +122,11 @@ class PlayerView:
         right = MARKER_X + dx - 3
         if d.window_s > 0:
             n = typeset.number(self._num, d.window_s, 0, 115)    # "17s"
-            w = typeset.ascii_width(self._num, 0, n)
-            if 1 + typeset.indices_width(self._top, self._top_n) + 6 <= right - w:
-                typeset.draw_ascii(fb, self._num, 0, n, right - w, dy, typeset.MEDIUM, color)
+            w = run(None, self._num, 0, n, 0, 0) - 1
+            if run(None, self._top, 0, self._top_n, 1, 0, MEDIUM, 1, False) + 6 <= right - w:
+                run(fb, self._num, 0, n, right - w, dy, MEDIUM, color)
         if self._top_n:
-            typeset.draw_indices(fb, self._top, self._top_n, 1 + dx, dy, typeset.MEDIUM, color)
+            run(fb, self._top, 0, self._top_n, 1 + dx, dy, MEDIUM, color, False)
         if d.on_turn:
             for i in range(4):
                 fb.vline(MARKER_X + dx + i, dy + 3 + i, 7 - 2 * i, color)
@@ -133,17 +134,16 @@ class PlayerView:
         y = BOTTOM_Y + dy
         if d.penalty_points:
             n = typeset.number(self._num, d.penalty_points, 45, 0)  # "-30"
-            typeset.draw_ascii(fb, self._num, 0, n, 1 + dx, y)
+            run(fb, self._num, 0, n, 1 + dx, y)
         # the opponent's time: its label, then " mm:ss" or "-mm:ss" (overtime)
         if self._opp_n < 0:
             self._opp_n = typeset.indices(label("opponent"), self._opp)
         t = other.text
         start = 1 if t[0] == 32 else 0
-        w = typeset.ascii_width(t, start, 6)
-        x = WIDTH - 2 + dx - w
-        typeset.draw_ascii(fb, t, start, 6, x, y)
-        x -= 5 + typeset.indices_width(self._opp, self._opp_n)
-        typeset.draw_indices(fb, self._opp, self._opp_n, x, y)
+        x = WIDTH - 1 + dx - run(None, t, start, 6, 0, 0)
+        run(fb, t, start, 6, x, y)
+        x -= 4 + run(None, self._opp, 0, self._opp_n, 0, 0, MEDIUM, 1, False)
+        run(fb, self._opp, 0, self._opp_n, x, y, MEDIUM, 1, False)
 
 
 def state_key(d, extra):

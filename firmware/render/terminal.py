@@ -91,11 +91,11 @@ class TerminalView:
             typeset.draw(fb, ">", dx, y, size)
         # as the text "> L  29:58" reads: marker, space, label, space, the time's sign
         x = typeset.draw(fb, label, dx + _LABEL_X, y, size)
-        typeset.draw_ascii(fb, text, 0, 6, x + _SPACE, y, size)
+        typeset.run(fb, text, 0, 6, x + _SPACE, y, size)
         if d.penalty_points:
             n = typeset.number(self._num, d.penalty_points, 45, 0)
-            w = typeset.ascii_width(self._num, 0, n, size)
-            typeset.draw_ascii(fb, self._num, 0, n, WIDTH - 1 + dx - w, y, size)
+            w = typeset.run(None, self._num, 0, n, 0, 0, size) - 1
+            typeset.run(fb, self._num, 0, n, WIDTH - 1 + dx - w, y, size)
 
 
 def _draw(fb, text, x, y, size, tiles):

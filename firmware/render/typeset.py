@@ -12,7 +12,7 @@
 # private-use range, TILE + its index in the list's tile table: its letters are drawn
 # close together on a bar, so that the tile CH and the tiles C, H never look alike.
 # Drawing allocates nothing; a text drawn again and again (a panel's state line, redrawn
-# every second) is turned into glyph indices once (indices()) and drawn from them.
+# every second) is turned into glyph indices once (indices()) and drawn from them (run()).
 
 from micropython import const
 from render import font12 as _f
@@ -144,36 +144,22 @@ def indices(text, buf):
     return n
 
 
-def indices_width(buf, n, size=MEDIUM):
-    w = 0
-    for k in range(n):
-        w += _advance(buf[k], size)
-    return w - 1 if w else 0
-
-
-def draw_indices(fb, buf, n, x, y, size=MEDIUM, color=1):
-    """Draw n glyphs given by index (see indices()); allocates nothing."""
-    for k in range(n):
-        x = _draw_glyph(fb, buf[k], x, y, size, color)
-    return x
-
-
-def draw_ascii(fb, data, start, end, x, y, size=MEDIUM, color=1):
-    """Draw the ASCII bytes data[start:end] (a time text, a number); allocates nothing."""
+def run(fb, data, start, end, x, y, size=MEDIUM, color=1, ascii=True):
+    """Draw data[start:end]: ASCII bytes (a time text, a number), or with ascii False the
+    glyph indices indices() made; with fb None only measure.  Returns the x after the
+    last glyph and its space; allocates nothing."""
     chars = _f.CHARS
     for k in range(start, end):
-        i = chars.find(chr(data[k]))
-        x = _draw_glyph(fb, i if i >= 0 else _NONE, x, y, size, color)
+        i = data[k]
+        if ascii:
+            i = chars.find(chr(i))
+            if i < 0:
+                i = _NONE
+        if fb is None:
+            x += _advance(i, size)
+        else:
+            x = _draw_glyph(fb, i, x, y, size, color)
     return x
-
-
-def ascii_width(data, start, end, size=MEDIUM):
-    chars = _f.CHARS
-    w = 0
-    for k in range(start, end):
-        i = chars.find(chr(data[k]))
-        w += _advance(i if i >= 0 else _NONE, size)
-    return w - 1 if w else 0
 
 
 def number(buf, value, prefix=0, suffix=0):

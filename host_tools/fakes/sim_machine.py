@@ -72,48 +72,6 @@ class UART:
                 f.write("%d\n" % baudrate)
 
 
-# ports/esp32/machine_rtc.c:59-61, 165-176: RTC().memory() keeps at most 2048 bytes.
-_RTC_MEMORY_MAX = 2048
-_rtc = {"memory": b""}
-
-
-# ports/esp32/machine_rtc.c:99-140: datetime() gives (year, month, day, weekday, hours,
-# minutes, seconds, microseconds) from gettimeofday(); datetime(t) takes exactly 8 items
-# and sets the seconds since the epoch from t (its weekday ignored).  Until it is set
-# the chip counts from the epoch: here from 2000-01-01 at start-up.
-_rtc_offset = [None]       # seconds to add to the host's time.time(), once set
-
-
-class RTC:
-    """The user memory (it survives resets other than a power cut) and the time."""
-
-    def datetime(self, t=None):
-        import time
-
-        if t is None:
-            if _rtc_offset[0] is None:
-                secs = 946684800 + time.ticks_ms() // 1000 if hasattr(time, "ticks_ms") \
-                    else 946684800
-                lt = time.gmtime(secs)
-            else:
-                lt = time.localtime(int(time.time() + _rtc_offset[0]))
-            return (lt[0], lt[1], lt[2], lt[6], lt[3], lt[4], lt[5], 0)
-        if len(t) != 8:
-            raise ValueError("requested length 8 but object has length %d" % len(t))
-        secs = time.mktime((t[0], t[1], t[2], t[4], t[5], t[6], 0, 0, -1)
-                           if not hasattr(time, "ticks_ms") else
-                           (t[0], t[1], t[2], t[4], t[5], t[6], 0, 0))
-        _rtc_offset[0] = secs - time.time()
-
-    def memory(self, data=None):
-        if data is None:
-            return _rtc["memory"]
-        data = bytes(data)
-        if len(data) > _RTC_MEMORY_MAX:
-            raise ValueError("buffer too long")
-        _rtc["memory"] = data
-
-
 def sim_level(pin):
     """The level on the pin's net now (output or input)."""
     return _state(_pin_id(pin)).level
@@ -250,7 +208,8 @@ def sim_reset_all():
     _irq_disabled[0] = 0
     del _sched[:]
     _sched_state.update(busy=0, running=False, dropped=0, run=0)
-    _rtc["memory"] = b""
+    machine_mod = __import__("machine")
+    machine_mod._rtc["memory"] = b""
     _bus_by_pins.clear()
     _bus_by_id.clear()
     _pwm_state.clear()
