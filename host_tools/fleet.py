@@ -119,7 +119,7 @@ def table(results: list[Result], columns: list[tuple[str, str]] | None = None) -
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()
              for row in [head] + rows]
     ok = sum(r.ok for r in results)
-    lines.append(f"{ok} of {len(results)} devices succeeded")
+    lines.append(f"{ok} of {len(results)} device{'s' if len(results) != 1 else ''} succeeded")
     return "\n".join(lines)
 
 
