@@ -34,5 +34,6 @@ for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
     package(name)
 
 for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_link", "hal_power",
+             "hal_rtc",
              "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
     module(name + ".py")

@@ -9,6 +9,7 @@
 
 from micropython import const
 from i18n import tr
+from render import glyphs
 from timebase import ticks_diff
 
 
@@ -137,10 +138,10 @@ class SelfTest:
             if panel is None:
                 continue
             panel.fill(0)
-            panel.text(self.text("selftest"), 0, 0, 1)
+            glyphs.text(panel, self.text("selftest"), 0, 0)   # (the texts' umlauts too)
             y = 16
             for line in lines:
-                panel.text(line[:16], 0, y, 1)
+                glyphs.text(panel, line, 0, y)
                 y += 10
             _show(panel)
 

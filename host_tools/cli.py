@@ -59,9 +59,24 @@ def _ports(args) -> list[str]:
 
 
 def _link(args, port):
+    """A connection to one clock.  Its first request (INFO) carries this computer's time,
+    which the clock's logs use from then on: every command sets it."""
     from host_tools.link import Link
 
-    return Link(port, timeout=args.timeout, baudrate=args.baud)
+    link = Link(port, timeout=args.timeout, baudrate=args.baud)
+    try:
+        link.device_info = link.info()
+    except BaseException:
+        link.close()
+        raise
+    return link
+
+
+def device_name(info: dict, port: str) -> str:
+    """What a clock's files are named by: its table (if set) and its id."""
+    device = str(info.get("device") or Path(port).name)
+    table = info.get("table")
+    return "table%s-%s" % (table, device) if table not in (None, "") else device
 
 
 def _finish(results, columns=None, out=None) -> int:
@@ -78,19 +93,75 @@ def _run(args, work, columns=None) -> int:
 
 # -- devices ----------------------------------------------------------------------------
 
+PHASES = ("setup", "playing", "last move", "over")
+DEFAULT_PIN = "0000"
+
+
+def game_state(info: dict) -> str:
+    """What the clock is doing, in a word or two: "no game", "playing", "paused", ..."""
+    clock = info.get("clock") or {}
+    phase = clock.get("phase")
+    if phase is None:
+        return "yes" if info.get("game") else "no"
+    if phase == 0:
+        return "no game" if not clock.get("on_turn", -1) >= 0 else "starting"
+    words = PHASES[phase] if 0 <= phase < len(PHASES) else str(phase)
+    if phase in (1, 2):
+        if clock.get("challenging"):
+            words += ", challenge"
+        elif clock.get("paused"):
+            words += ", paused"
+    if info.get("recovered"):
+        words += ", recovered"
+    return words
+
+
+def battery_text(info: dict) -> str:
+    if info.get("battery") == "usb":
+        return "USB"
+    mv = info.get("battery_mv", -1)
+    if mv is None or mv < 0:
+        return "-"
+    text = "%.2f V" % (mv / 1000)
+    if info.get("battery_percent", -1) >= 0:
+        text += " %d%%" % info["battery_percent"]
+    if info.get("battery") in ("low", "empty"):
+        text += " " + info["battery"].upper()
+    return text
+
+
 def cmd_devices(args) -> int:
     def work(port, progress):
-        progress("info", 0, 1)
+        progress("info", 0, 2)
         with _link(args, port) as link:
-            info = link.info()
+            info = link.device_info
+            progress("config", 1, 2)
+            config = link.config_get()
         lex = info.get("lexicon") or {}
-        data = {"device": info.get("device"), "firmware": info.get("firmware"),
+        data = {"table": info.get("table") or config.get("table"), "device": info.get("device"),
+                "firmware": info.get("firmware"), "battery": battery_text(info),
                 "list": lex.get("name"), "version": lex.get("version"),
-                "crc": "%08x" % lex["crc"] if "crc" in lex else None, "game": info.get("game")}
+                "words": "{:,}".format(lex["words"]) if "words" in lex else None,
+                "game": game_state(info),
+                "pin": "DEFAULT" if str(config.get("referee_pin")) == DEFAULT_PIN else "set"}
         return fleet.Result(port, True, "", data)
 
-    return _run(args, work, [("device", "device id"), ("firmware", "firmware"), ("list", "word list"),
-                             ("version", "version"), ("crc", "crc"), ("game", "game")])
+    ports = _ports(args)
+    results = fleet.run(ports, work, out=sys.stderr, jobs=args.jobs)
+    code = _finish(results, [("table", "table"), ("device", "device id"),
+                             ("firmware", "firmware"), ("battery", "battery"),
+                             ("list", "word list"), ("version", "version"), ("words", "words"),
+                             ("game", "game"), ("pin", "referee PIN")])
+    _warn_default_pin([r.port for r in results if r.ok and r.data.get("pin") == "DEFAULT"])
+    return code
+
+
+def _warn_default_pin(ports):
+    if ports:
+        print("warning: %d clock%s still %s the default referee PIN %s (anyone can open the "
+              "referee menu): clockctl config referee_pin=NNNN --all"
+              % (len(ports), "s" if len(ports) > 1 else "", "have" if len(ports) > 1 else "has",
+                 DEFAULT_PIN), file=sys.stderr)
 
 
 # -- push-lexicon -----------------------------------------------------------------------
@@ -159,11 +230,25 @@ def typed_like(changes: dict, raw: dict, current: dict) -> dict:
             for k, v in changes.items()}
 
 
+def unknown_keys(changes: dict, known) -> list[str]:
+    """Messages for keys the device does not have, with the likeliest one meant."""
+    import difflib
+
+    out = []
+    aliases = {"language": "lang", "pin": "referee_pin", "table_number": "table"}
+    for key in changes:
+        if key not in known:
+            guess = aliases.get(key) or next(iter(difflib.get_close_matches(key, known, 1)), None)
+            out.append("unknown setting %r%s" % (key, " (did you mean %s?)" % guess if guess else ""))
+    return out
+
+
 def cmd_config(args) -> int:
     changes = parse_assignments(args.set or [])
     raw = dict(item.split("=", 1) for item in args.set or [])
     if args.force and args.next_game:
         raise SystemExit("clockctl: --force and --next-game exclude each other")
+    pins = []
 
     def work(port, progress):
         from host_tools.link import DeviceError
@@ -172,7 +257,11 @@ def cmd_config(args) -> int:
         with _link(args, port) as link:
             if changes:
                 progress("set", 0, 1)
-                request = typed_like(changes, raw, link.config_get())
+                current = link.config_get()
+                wrong = unknown_keys(changes, current)
+                if wrong:
+                    return fleet.Result(port, False, "; ".join(wrong) + "; nothing changed")
+                request = typed_like(changes, raw, current)
                 if args.force:
                     request["force"] = True
                 elif args.next_game:
@@ -188,13 +277,18 @@ def cmd_config(args) -> int:
                                         "--force ends the game now" % running)
             config = link.config_get()
             info = link.info()
+        if str(config.get("referee_pin")) == DEFAULT_PIN:
+            pins.append(port)
         detail = json.dumps(config, sort_keys=True) if args.show else note
         return fleet.Result(port, True, detail,
-                            {"preset": config.get("preset"), "game": info.get("preset")
-                             if info.get("game") else "", "lang": config.get("lang")})
+                            {"table": config.get("table"), "preset": config.get("preset"),
+                             "game": info.get("preset") if info.get("game") else "",
+                             "lang": config.get("lang")})
 
-    return _run(args, work, [("preset", "preset"), ("game", "game in progress"),
-                             ("lang", "lang")])
+    code = _run(args, work, [("table", "table"), ("preset", "preset"),
+                             ("game", "game in progress"), ("lang", "lang")])
+    _warn_default_pin(pins)
+    return code
 
 
 # -- logs -------------------------------------------------------------------------------
@@ -216,17 +310,50 @@ def records(data: bytes) -> list[dict]:
     return out
 
 
+def _flat(record: dict, prefix: str = "") -> dict:
+    """One level of columns for a spreadsheet: a nested object's fields as "key.field",
+    a list of words as one text, a list of numbers as "key.0", "key.1" (by side)."""
+    out = {}
+    for key, value in record.items():
+        name = prefix + str(key)
+        if isinstance(value, dict):
+            out.update(_flat(value, name + "."))
+        elif isinstance(value, (list, tuple)):
+            if all(isinstance(v, str) for v in value):
+                out[name] = " ".join(value)
+            else:
+                for i, v in enumerate(value):
+                    out.update(_flat({str(i): v}, name + "."))
+        else:
+            out[name] = value
+    return out
+
+
+def _csv_cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
 def to_csv(recs: list[dict]) -> str:
+    """Records as CSV that a spreadsheet opens as it is: one column per field (nested
+    fields flattened), yes/no for true/false, empty for null, numbers as numbers."""
+    rows = [_flat(r) for r in recs]
     keys: list[str] = []
-    for r in recs:
+    for r in rows:
         keys += [k for k in r if k not in keys]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(keys)
-    for r in recs:
-        w.writerow([json.dumps(r[k], ensure_ascii=False) if isinstance(r.get(k), (dict, list))
-                    else "" if r.get(k) is None else r[k] for k in keys])
+    for r in rows:
+        w.writerow([_csv_cell(r.get(k)) for k in keys])
     return buf.getvalue()
+
+
+def _named(args, name: str) -> str:
+    return "%s-%s" % (args.round, name) if getattr(args, "round", None) else name
 
 
 def pull_log(link, name: str) -> bytes:
@@ -250,21 +377,143 @@ def cmd_logs(args) -> int:
     def work(port, progress):
         data = {}
         with _link(args, port) as link:
-            device = link.info().get("device") or Path(port).name
+            name = _named(args, device_name(link.device_info, port))
             for i, kind in enumerate(kinds):
                 progress(kind, i, len(kinds))
                 raw = pull_log(link, kind)
                 recs = records(raw)
                 if args.format == "csv":
-                    text = to_csv(recs).encode()
+                    text = to_csv(recs).encode("utf-8-sig")
                 else:
                     text = b"".join(json.dumps(r, ensure_ascii=False).encode() + b"\n" for r in recs)
-                path = out_dir / f"{device}-{kind}.{args.format}"
+                path = out_dir / f"{name}-{kind}.{args.format}"
                 path.write_bytes(text)
                 data[kind] = len(recs)
+            data["files"] = f"{name}-*.{args.format}"
         return fleet.Result(port, True, str(out_dir), data)
 
-    return _run(args, work, [(k, k) for k in kinds])
+    return _run(args, work, [("files", "files")] + [(k, k) for k in kinds])
+
+
+# -- results, reset (between rounds) ----------------------------------------------------
+
+RESULT_COLUMNS = ("round", "table", "device", "game", "started", "ended", "preset",
+                  "left_time_s", "right_time_s", "left_overtime_penalty",
+                  "right_overtime_penalty", "left_challenge_penalty", "right_challenge_penalty",
+                  "forfeit", "forfeit_reason", "notes")
+SIDES = ("left", "right")
+
+
+def finished_games(recs: list[dict]) -> list[dict]:
+    """The games a clock's game log holds that ended (docs/clock-engine.md, Game log):
+    times left (negative: overtime, in seconds), the overtime and the challenge penalties
+    of each side apart, a forfeit and the notes.  A game reset before its end is left out."""
+    games, game = [], None
+    for r in sorted((r for r in recs if isinstance(r.get("seq"), int)), key=lambda r: r["seq"]):
+        kind = r.get("kind")
+        if kind == "start":
+            game = {"started": r.get("time") or "", "preset": r.get("preset", ""),
+                    "challenge": [0, 0], "forfeit": "", "forfeit_reason": "", "notes": [],
+                    "table": r.get("table", ""), "seq": r["seq"]}
+        elif game is None:
+            continue
+        elif kind == "challenge" and r.get("side") in (0, 1):
+            game["challenge"][r["side"]] += int(r.get("penalty") or 0)
+        elif kind == "forfeit" and r.get("side") in (0, 1):
+            game["forfeit"] = SIDES[r["side"]]
+            game["forfeit_reason"] = r.get("reason", "")
+        elif kind == "ended":
+            game["notes"].append("ended: %s" % r.get("reason", ""))
+        elif kind == "reset":
+            game = None                 # abandoned before its end
+        elif kind == "end":
+            left = r.get("left") or [0, 0]
+            penalty = r.get("penalty") or [0, 0]
+            row = {"table": game["table"] or r.get("table", ""), "game": game["seq"],
+                   "started": game["started"], "ended": r.get("time") or "",
+                   "preset": game["preset"], "forfeit": game["forfeit"],
+                   "forfeit_reason": game["forfeit_reason"],
+                   "notes": " ".join(game["notes"] + list(r.get("notes") or []))}
+            for side, name in enumerate(SIDES):
+                row[name + "_time_s"] = _seconds(left[side])
+                row[name + "_overtime_penalty"] = penalty[side]
+                row[name + "_challenge_penalty"] = game["challenge"][side]
+            games.append(row)
+            game = None
+    return games
+
+
+def _seconds(ms: int) -> int:
+    # whole seconds as the clock shows them: up for time left, and for overtime too
+    return -((-ms + 999) // 1000) if ms < 0 else (ms + 999) // 1000
+
+
+def results_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, RESULT_COLUMNS, lineterminator="\n", extrasaction="ignore")
+    w.writeheader()
+    for row in rows:
+        w.writerow({k: _csv_cell(row.get(k)) for k in RESULT_COLUMNS})
+    return buf.getvalue()
+
+
+def cmd_results(args) -> int:
+    rows: list[dict] = []
+
+    def work(port, progress):
+        progress("games", 0, 1)
+        with _link(args, port) as link:
+            info = link.device_info
+            recs = records(pull_log(link, "games"))
+        games = finished_games(recs)
+        if args.last:
+            games = games[-args.last:]
+        for g in games:
+            g["device"] = info.get("device")
+            g["round"] = args.round or ""
+            g["table"] = g["table"] or info.get("table") or ""
+        rows.extend(games)
+        last = games[-1] if games else {}
+        return fleet.Result(port, True, "", {
+            "table": info.get("table"), "games": len(games),
+            "last": ("%s %+d s / %+d s" % (last.get("ended") or "", last["left_time_s"],
+                                          last["right_time_s"])) if last else "-"})
+
+    code = _run(args, work, [("table", "table"), ("games", "finished games"),
+                             ("last", "last game ended, time left L / R")])
+    rows.sort(key=lambda r: (_table_key(r.get("table")), str(r.get("device")), r["game"]))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(results_csv(rows).encode("utf-8-sig"))
+    print("%s: %d finished game%s" % (out, len(rows), "" if len(rows) == 1 else "s"))
+    return code
+
+
+def _table_key(table):
+    text = str(table or "")
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+
+
+def cmd_reset(args) -> int:
+    from host_tools.link import DeviceError
+
+    def work(port, progress):
+        progress("reset", 0, 1)
+        with _link(args, port) as link:
+            try:
+                reply = link.reset_game(force=args.force)
+            except DeviceError as e:
+                if e.code != "E_GAME":
+                    raise
+                return fleet.Result(port, False, "a game is in progress (%s): let it end, or "
+                                    "--force ends it now (its result stays in the log)"
+                                    % game_state(link.device_info),
+                                    {"table": link.device_info.get("table")})
+            info = link.info()
+        return fleet.Result(port, True, reply.get("msg", ""),
+                            {"table": info.get("table"), "game": game_state(info)})
+
+    return _run(args, work, [("table", "table"), ("game", "now")])
 
 
 # -- flash, image, push-firmware -------------------------------------------------------
@@ -447,9 +696,25 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("logs", help="pull game and challenge logs")
     sp.add_argument("--kind", choices=("games", "challenges", "all"), default="all")
     sp.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
-    sp.add_argument("--out", default="logs", help="folder for DEVICE-KIND.FORMAT files")
+    sp.add_argument("--out", default="logs",
+                    help="folder for [ROUND-]tableN-DEVICE-KIND.FORMAT files")
+    sp.add_argument("--round", help="a round's name or number, put before the file names")
     devices_opts(sp)
     sp.set_defaults(func=cmd_logs)
+
+    sp = sub.add_parser("results", help="finished games of every clock as one CSV")
+    sp.add_argument("--out", default="results.csv", help="the CSV file (default %(default)s)")
+    sp.add_argument("--round", help="a round's name or number, a column of every row")
+    sp.add_argument("--last", type=int, default=0, metavar="N",
+                    help="only the last N finished games of each clock (1: this round's)")
+    devices_opts(sp)
+    sp.set_defaults(func=cmd_results)
+
+    sp = sub.add_parser("reset", help="a fresh game on every clock, between rounds")
+    sp.add_argument("--force", action="store_true",
+                    help="end a game still in progress (its result stays in the log)")
+    devices_opts(sp)
+    sp.set_defaults(func=cmd_reset)
 
     def target_opts(sp):
         from host_tools.targets import DEFAULT_TARGET, TARGETS

@@ -85,7 +85,11 @@ def run(ports: list[str], work: Callable[[str, Callable[[str, int, int], None]],
             result = work(port, report)
         except Exception as e:   # one failing device does not stop the others
             result = Result(port, False, _describe(e))
-        report("done" if result.ok else "failed", *progress.state[port][1:])
+        if result.ok:
+            total = progress.state[port][2] or 1
+            report("done", total, total)        # a finished bar is full
+        else:
+            report("failed", *progress.state[port][1:])
         return result
 
     if not ports:
@@ -115,7 +119,7 @@ def table(results: list[Result], columns: list[tuple[str, str]] | None = None) -
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()
              for row in [head] + rows]
     ok = sum(r.ok for r in results)
-    lines.append(f"{ok} of {len(results)} devices succeeded")
+    lines.append(f"{ok} of {len(results)} device{'s' if len(results) != 1 else ''} succeeded")
     return "\n".join(lines)
 
 

@@ -50,6 +50,7 @@ CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
 BAUD = 0x05
+RESET = 0x06
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
@@ -253,8 +254,18 @@ class Link:
 
     # -- commands -----------------------------------------------------------------------
 
-    def info(self) -> dict:
-        return self.request_json(INFO)
+    def info(self, set_time: bool = True) -> dict:
+        """The device's description; by default the request carries this computer's
+        local time, which the device's clock takes for its logs (docs/link-protocol.md)."""
+        if not set_time:
+            return self.request_json(INFO)
+        now = time.localtime()
+        return self.request_json(INFO, {"time": [now.tm_year, now.tm_mon, now.tm_mday,
+                                                 now.tm_hour, now.tm_min, now.tm_sec]})
+
+    def reset_game(self, force: bool = False) -> dict:
+        """A fresh game with the configured preset; E_GAME while a game runs unless force."""
+        return self.request_json(RESET, {"force": force})
 
     def config_get(self) -> dict:
         return self.request_json(CONFIG_GET)

@@ -164,6 +164,32 @@ def cmd_stats(args) -> int:
     return 0
 
 
+def cmd_legend(args) -> int:
+    from dataclasses import replace
+
+    from . import legend
+
+    try:
+        img = Image.load(args.image)
+    except ImageError as e:
+        print(f"{args.image}: DAMAGED: {e}", file=sys.stderr)
+        return EXIT_DAMAGED
+    pad = legend.KEYPAD
+    for field in ("pitch_x", "pitch_y", "key", "top"):
+        value = getattr(args, field)
+        if value is not None:
+            pad = replace(pad, **{field: value})
+    stem = Path(args.output) if args.output else Path(args.image).with_name(
+        Path(args.image).stem + "-keypad")
+    layout = legend.image_layout(img)
+    svg_path, pdf_path = legend.write(img, stem, pad)
+    print(f"{legend.caption_of(img)}: the letters on the keys, in the order presses give them")
+    for row in legend.ROWS:
+        print("  " + "  ".join(f"{k} {''.join(layout.get(k, [])):<11}" for k in row[:3]).rstrip())
+    print(f"wrote {svg_path} and {pdf_path} ({pad.width:g} x {pad.height:g} mm, print at 100 %)")
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wordpack", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -218,6 +244,15 @@ def make_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("info", help="the header as JSON")
     i.add_argument("image")
     i.set_defaults(func=cmd_info)
+
+    lg = sub.add_parser("legend", help="printable keypad overlay (SVG and PDF) for a list")
+    lg.add_argument("image")
+    lg.add_argument("-o", "--output", help="file name without suffix (default: IMAGE-keypad)")
+    lg.add_argument("--pitch-x", type=float, help="key centre to centre across, mm (16.5)")
+    lg.add_argument("--pitch-y", type=float, help="key centre to centre down, mm (15)")
+    lg.add_argument("--key", type=float, help="a key's size, mm (12)")
+    lg.add_argument("--top", type=float, help="keypad edge to the first key row, mm (5)")
+    lg.set_defaults(func=cmd_legend)
 
     s = sub.add_parser("stats", help="size figures of an image as JSON")
     s.add_argument("image")

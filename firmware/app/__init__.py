@@ -56,8 +56,11 @@ def flow_factory(config):
         from terminal.flow import ChallengeFlow
         from terminal.log import ChallengeLog
 
+        from hal_rtc import now_text
+
         lex, problem = open_lexicon()
-        return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem)
+        return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
+                             wall=now_text)
     return make
 
 

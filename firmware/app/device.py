@@ -27,9 +27,10 @@ from timebase import ticks_diff
 from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
                           CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED, PHASE_PLAY, new_engine)
+from micropython import const
 from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
                            EXTRA_RECOVERED, PlayerView)
-from render.terminal import TerminalView, status_text
+from render.terminal import TerminalView
 
 BUTTON_LEFT = 0
 BUTTON_RIGHT = 1
@@ -45,6 +46,16 @@ LOG_FLUSH_MS = 10000
 LOG_CAPACITY = 16
 # game log lines the state record keeps while the file cannot take them
 PENDING_MAX = 8
+# The panels' power and burn-in (hardware/README.md, Power budget): a player's panel
+# dims once no clock has run for _DIM_AFTER_MS (paused, before and after a game), the
+# terminal once nothing happened on it for as long; any press or key brings the
+# configured contrast back at the next refresh.  Every _SHIFT_MS the panels' content
+# moves by a pixel (four positions), never while a running clock shows its last
+# _SHIFT_QUIET_MS: digits that jump then could be misread.
+_DIM_AFTER_MS = const(30000)
+DIM_CONTRAST = 32
+_SHIFT_MS = const(60000)
+_SHIFT_QUIET_MS = const(10000)
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
@@ -73,7 +84,13 @@ class Device:
         self.battery_level = "ok"
         self.views = (PlayerView(), PlayerView())
         self.terminal_view = TerminalView()
-        self.status = ""
+        self.status = ""             # the idle screen's note (a recovery, a preset to come)
+        self.shift = 0               # pixel shift of the panels, 0-3
+        self._shift_at = 0
+        self._awake_t = 0            # last press, key or terminal change (dimming)
+        self._contrast = [-1, -1, -1]   # what each panel was last set to
+        self._lang = None
+        self._clocks = None          # (display 0, display 1) of the engine, for the terminal
         self.events = 0              # button and key events handled (for tests and the link)
         self.saves = 0
         self._dirty = False
@@ -112,6 +129,12 @@ class Device:
                 unload(("terminal.resume",))
         elif self.engine.challenging:
             self.engine.cancel_challenge(now)    # no terminal to finish it: clocks as before
+        battery = self.board.battery
+        if battery is not None:
+            battery.sample()             # the idle screen shows the charge from the start
+            self.battery_level = battery.level()
+        self._awake_t = now
+        self._shift_at = now
         self._apply_config(now)
         if self.recovered:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
@@ -136,6 +159,7 @@ class Device:
             flow.update(now)
             if flow.state != state:
                 self._dirty = True       # a verdict or the referee's menu timed out
+                self._awake_t = now
         engine = self.engine
         cues = engine.update(board.buttons.unsettled_since(now))
         if cues:
@@ -161,6 +185,7 @@ class Device:
         engine = self.engine
         self.events += 1
         self._dirty = True
+        self._awake_t = t
         if index == BUTTON_LEFT or index == BUTTON_RIGHT:
             engine.press(t, index)
         elif index == BUTTON_PAUSE:
@@ -207,6 +232,7 @@ class Device:
         if self.sleep_at is not None:
             return
         self.events += 1
+        self._awake_t = t
         if self.flow is not None:
             self.flow.key(ch, t)
             # saved before the next key is taken (a cut a moment later keeps it)
@@ -279,15 +305,27 @@ class Device:
         old = self._log
         self._log = log
         pending = self._pending
+        stamp = None
         for source in (old, log):
             last = source.last()
             if last is None or last[0] <= self._log_seq:
                 continue
+            if stamp is None:
+                stamp = self._stamp()
             for line in source.lines_since(self._log_seq):
-                pending.append(line)
+                pending.append(line[:-1] + stamp)
             self._log_seq = last[0]
         if len(pending) > PENDING_MAX:
             del pending[:len(pending) - PENDING_MAX]
+
+    def _stamp(self):
+        # what a game log line gets at its end: the wall-clock time the host set (null
+        # until a host connects after a power cut) and the table, for the organiser
+        import json
+        from hal_rtc import now_text
+
+        return ', "time": %s, "table": %s}' % (json.dumps(now_text()),
+                                               json.dumps(self.config.get("table", "")))
 
     def _leds(self):
         leds = self.board.leds
@@ -311,16 +349,15 @@ class Device:
         except ValueError:
             preset = None
         self._preset_pending = preset is not None and preset != self.engine.preset
-        panels = self.board.panels
-        if panels is not None:
-            for panel in panels.all():
-                try:
-                    panel.contrast(self.config.get("contrast", 255))
-                except OSError:
-                    pass
+        self._contrast[0] = self._contrast[1] = self._contrast[2] = -1   # set anew
         for view in self.views:
             view.invalidate()
         self.terminal_view.invalidate()
+        lang = self.config.get("lang", "de")
+        if lang != self._lang:
+            self._lang = lang
+            if self.flow is not None:
+                self.flow.relabel()      # the terminal in the new language at once
         self._update_status()
 
     def _apply_preset(self, now):
@@ -367,37 +404,84 @@ class Device:
         shown = 0
         extra = self.extra()
         engine = self.engine
+        self._move(now)
+        shift = self.shift
+        contrast = self.config.get("contrast", 128)
+        dim = DIM_CONTRAST if DIM_CONTRAST < contrast else contrast
+        players_dim = not self._running() and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS
         for side in (0, 1):
             panel = panels.side(side)
             if panel is None:
                 continue
+            self._set_contrast(panel, side, dim if players_dim else contrast)
             d = engine.display(side)
+            other = engine.display(1 - side)
             view = self.views[side]
-            if view.changed(d, extra):
-                view.draw(panel, d, extra, self._label)
+            if view.changed(d, other, extra, shift):
+                view.draw(panel, d, other, extra, self._label, shift)
                 shown += _show(panel)
         panel = panels.terminal
-        if panel is not None and self.flow is not None:
-            screen = self.sleep_screen or self.flow.screen()
-            if self.terminal_view.changed(screen, self.status):
-                self.terminal_view.draw(panel, screen, self.status)
+        flow = self.flow
+        if panel is not None and flow is not None:
+            screen = self.sleep_screen or flow.screen()
+            idle = (screen is not self.sleep_screen and not flow.active()
+                    and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS)
+            self._set_contrast(panel, 2, dim if idle else contrast)
+            clocks = self._clocks
+            if clocks is None or clocks[0] is not engine.display(0):
+                clocks = self._clocks = (engine.display(0), engine.display(1))
+            if self.terminal_view.changed(screen, shift, clocks):
+                self.terminal_view.draw(panel, screen, shift, clocks)
                 shown += _show(panel)
         return shown
 
+    def _set_contrast(self, panel, index, value):
+        if self._contrast[index] != value:
+            self._contrast[index] = value
+            try:
+                panel.contrast(value)
+            except OSError:
+                pass
+
+    def _move(self, now):
+        # one pixel further every _SHIFT_MS, unless a running clock is in its last seconds
+        if ticks_diff(now, self._shift_at) < _SHIFT_MS:
+            return
+        engine = self.engine
+        for side in (0, 1):
+            d = engine.display(side)
+            if d.running and not d.overtime and d.remaining_ms <= _SHIFT_QUIET_MS:
+                return
+        self._shift_at = now
+        self.shift = (self.shift + 1) & 3
+
     def _update_status(self):
+        """The idle screen's battery and note (terminal.flow.set_status)."""
         if self.recovered and self.recovery_note:
-            self.status = self.label(self.recovery_note)
-            return
-        if self.recovery_note == "not_recovered":
-            self.status = self.label("not_recovered")
-            return
+            note = self.label(self.recovery_note)
+        elif self.recovery_note == "not_recovered":
+            note = self.label("not_recovered")
+        elif self.config_problems:
+            note = self.label("config_bad")
+        elif self._preset_pending:
+            note = self.label("preset_next") % self.config.get("preset")
+        else:
+            note = ""
+        self.status = note
+        if self.flow is not None:
+            self.flow.set_status(self._battery_text(), note)
+
+    def _battery_text(self):
         battery = self.board.battery
-        percent = battery.percent() if battery is not None else -1
-        wordlist = ""
-        if self.flow is not None and self.flow.lexicon is not None:
-            wordlist = str(self.flow.lexicon.language).upper()
-        preset = self.engine.preset["name"] if self.engine is not None else ""
-        self.status = status_text(percent, self.battery_level, wordlist, preset)
+        if battery is None:
+            return ""
+        if self.battery_level == "usb":
+            return "USB"
+        percent = battery.percent()
+        if percent < 0:
+            return ""
+        low = self.battery_level == "low" or self.battery_level == "empty"
+        return "%d%%%s" % (percent, "!" if low else "")
 
     # --- battery -----------------------------------------------------------
 
@@ -405,11 +489,14 @@ class Device:
         battery = self.board.battery
         if battery is None:
             return
+        percent = battery.percent()
         battery.sample()
         level = battery.level()
         if level != self.battery_level:
             self.battery_level = level
             self._update_status()
+        elif battery.percent() != percent:
+            self._update_status()        # the idle screen shows the charge
         if level == "empty":
             if self.sleep_at is None:
                 from app.sleep import announce

@@ -18,11 +18,16 @@ class Services:
         self._open_lexicon = open_lexicon     # () -> (lexicon or None, problem)
 
     def device_info(self):
+        from link.files import unique_id_hex
+
         d = self.device
         e = d.engine
         now = d.clock.ticks_ms()
-        return {"device": "tileclock", "firmware": VERSION,
-                "battery_mv": d.board.battery.mv if d.board.battery is not None else -1,
+        battery = d.board.battery
+        return {"device": unique_id_hex(), "firmware": VERSION,
+                "table": d.config.get("table"),
+                "battery_mv": battery.mv if battery is not None else -1,
+                "battery_percent": battery.percent() if battery is not None else -1,
                 "battery": d.battery_level, "preset": e.preset["name"],
                 "next_preset": d.config.get("preset"), "recovered": d.recovered,
                 # the game's clock as the device counts it: ms charged to each side
@@ -69,6 +74,39 @@ class Services:
 
     def game_in_progress(self):
         return _game_on(self.device)
+
+    def set_time(self, t):
+        """The host's wall-clock time (year, month, day, hours, minutes, seconds), sent on
+        every connection: the logs' records carry it from now on."""
+        import hal_rtc
+
+        hal_rtc.set_time(t)
+
+    def reset_game(self, force=False):
+        """A fresh game with the configured preset (between rounds).  (ok, message);
+        a game in progress is ended first only with force (its result goes to the log)."""
+        d = self.device
+        now = d.clock.ticks_ms()
+        running = _game_on(d)
+        if running and not force:
+            return False, "a game is in progress"
+        if running:
+            _end_game(d, now, "reset")
+        flow = d.flow
+        if flow is not None and flow.active():
+            from terminal.referee import cancel
+
+            cancel(flow, now)
+            flow.close_prompt(now)
+        engine = d.engine
+        engine.confirm_reset(engine.request_reset(), d.config.preset())
+        d._preset_pending = False
+        d.recovered = False
+        d.recovery_note = ""
+        d.commit(now)
+        d._update_status()
+        return True, ("the game in progress was ended; " if running else "") + \
+            "a new game with preset %s" % engine.preset["name"]
 
     def read_log(self, name, offset, size):
         path = LOGS[name]

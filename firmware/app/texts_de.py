@@ -5,24 +5,26 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# Short enough for a 16-character line.
+# Each text fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py).
 
 TEXTS = """\
-recovered WIEDERHERGEST.
-recovered_note Nach Stromausfall
+recovered WIEDERHERGESTELLT
+recovered_note Stromausfall
 recovered_wdt Nach Neustart
 resume_hint Pause: weiter
-not_recovered Spiel verloren
+not_recovered Kein Spielstand
 battery_low AKKU SCHWACH
 battery_empty AKKU LEER
-config_bad Konfig. fehlerh.
+config_bad Standardwerte
 selftest SELBSTTEST
 press Drücken:
 key Taste:
 done FERTIG
 missing fehlt
-skip Pause halten: weiter
+skip Pause halten
 recovered_sleep Nach Ruhemodus
 game_saved Spiel gesichert
 charge_hint Laden, dann\\nPause drücken
+opponent GEGNER
+preset_next Dann: %s
 """

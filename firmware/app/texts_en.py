@@ -5,14 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# Short enough for a 16-character line.
+# Each text fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py).
 
 TEXTS = """\
 recovered RECOVERED
 recovered_note After power loss
 recovered_wdt After a restart
 resume_hint Pause: resume
-not_recovered Game not saved
+not_recovered No saved game
 battery_low BATTERY LOW
 battery_empty BATTERY EMPTY
 config_bad Config: defaults
@@ -25,4 +25,6 @@ skip Hold pause: skip
 recovered_sleep After sleep
 game_saved Game saved
 charge_hint Charge, then\\npress pause
+opponent OPPONENT
+preset_next Next: %s
 """

@@ -5,14 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# Short enough for a 16-character line.
+# Each text fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py).
 
 TEXTS = """\
 recovered GJENOPPRETTET
 recovered_note Etter strømbrudd
 recovered_wdt Etter omstart
 resume_hint Pause: fortsett
-not_recovered Parti tapt
+not_recovered Ingen lagring
 battery_low LAVT BATTERI
 battery_empty TOMT BATTERI
 config_bad Feil i oppsett
@@ -25,4 +25,6 @@ skip Hold pause: hopp
 recovered_sleep Etter dvale
 game_saved Parti lagret
 charge_hint Lad opp, trykk\\nså pause
+opponent MOTSPILLER
+preset_next Neste: %s
 """

@@ -5,17 +5,17 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# Short enough for a 16-character line.
+# Each text fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py).
 
 TEXTS = """\
 recovered ODTWORZONO
-recovered_note Po zaniku zasil.
+recovered_note Po braku prądu
 recovered_wdt Po restarcie
 resume_hint Pauza: dalej
-not_recovered Gra utracona
+not_recovered Brak zapisu gry
 battery_low SŁABA BATERIA
 battery_empty BATERIA PUSTA
-config_bad Błąd konfig.
+config_bad Ustawienia: błąd
 selftest AUTOTEST
 press Naciśnij:
 key Klawisz:
@@ -25,4 +25,6 @@ skip Trzymaj pauzę
 recovered_sleep Po uśpieniu
 game_saved Gra zapisana
 charge_hint Naładuj, potem\\nnaciśnij pauzę
+opponent PRZECIWNIK
+preset_next Potem: %s
 """

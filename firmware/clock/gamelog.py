@@ -78,8 +78,13 @@ class GameLog:
         self._first = start  # seq of the first record this log held
         self._next = start   # seq of the next record; record seq lives at index seq % capacity
         self.dropped = 0
+        self.turns = 0       # turns finished in this game (the challenge log names the turn)
 
     def add(self, kind, *fields):
+        if kind == TURN:
+            self.turns += 1
+        elif kind == START:
+            self.turns = 0
         if self._next - self._first >= self.capacity:
             self.dropped += 1
         self._ring[self._next % self.capacity] = (self._next, kind) + fields

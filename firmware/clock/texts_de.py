@@ -5,17 +5,17 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# Short enough for a 16-character line.
+# Each text fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py).
 
 TEXTS = """\
-overtime ÜBERZEIT
+overtime ZEITÜBERSCHREITUNG
 pause PAUSE
-challenge EINSPRUCH
+challenge ANFECHTUNG
 hold VORBEHALT
-forfeit VERLUST
+forfeit SPIELVERLUST
 game_over SPIELENDE
 late VERSPÄTET
-window ANFECHTEN
+window ANFECHTPERIODE
 reset_confirm RESET? BESTÄTIGEN
 accepted AKZEPTIERT
 withdrawn ZURÜCKGENOMMEN

@@ -29,6 +29,7 @@ INFO = 0x01
 CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
+RESET = 0x06         # a fresh game between rounds (0x05 is BAUD, link/server.py)
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
@@ -140,7 +141,10 @@ class LinkHandler:
         self.requests += 1
         try:
             if kind == INFO:
+                self._set_time(payload)
                 return self._reply(kind, _json(self.info()))
+            if kind == RESET:
+                return self._reset(payload)
             if kind == CONFIG_GET:
                 return self._reply(kind, _json(self.services.get_config()))
             if kind == CONFIG_SET:
@@ -214,6 +218,30 @@ class LinkHandler:
         j = self._job
         d["transfer"] = None if j is None else {"have": j["have"], "size": j["size"]}
         return d
+
+    def _set_time(self, payload):
+        # INFO may carry the host's wall-clock time: {"time": [Y, M, D, h, m, s]}
+        if not payload:
+            return
+        t = _load(payload).get("time")
+        setter = getattr(self.services, "set_time", None)
+        if setter is None or not isinstance(t, list) or len(t) != 6:
+            return
+        for v in t:
+            if not isinstance(v, int) or isinstance(v, bool):
+                return
+        if 2000 <= t[0] <= 2099:
+            setter(t)
+
+    def _reset(self, payload):
+        obj = _load(payload)
+        reset = getattr(self.services, "reset_game", None)
+        if reset is None:
+            raise LinkError("E_TYPE", "this device cannot reset its game over the link")
+        ok, msg = reset(obj.get("force") is True)
+        if not ok:
+            raise LinkError("E_GAME", msg + " (force: end it now)")
+        return self._reply(RESET, _json({"ok": True, "msg": msg}))
 
     def _config_set(self, payload):
         # {"key": value, ...}, plus "next_game": true or "force": true for a change of

@@ -44,7 +44,7 @@ def digit(fb, x, y, w, h, t, value, color=1):
 # Layout of the engine's 6-character time text (" mm:ss" / "-mm:ss") on a
 # 128-pixel-wide panel: sign, two digits, colon, two digits.
 DIGIT_W = 22
-DIGIT_H = 40
+DIGIT_H = 36
 STROKE = 5
 SIGN_W = 10
 COLON_W = 6

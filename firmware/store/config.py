@@ -1,5 +1,5 @@
 # The device configuration in config.json: preset, preset edits, UI language,
-# sounds, referee PIN, terminal timings.
+# sounds, referee PIN, terminal timings, the table number.
 #
 # Every change is validated before anything is applied: a bad value is
 # rejected with a message naming the key, and the stored and in-memory
@@ -35,6 +35,7 @@ DEFAULTS = {
     "verdict_ms": 10000,
     "multitap_ms": 1000,
     "contrast": 128,                 # panel current: hardware/power_budget.csv (>= 12 h on 2,500 mAh)
+    "table": "",                     # the table the clock stands on: logs, exports, file names
 }
 
 
@@ -62,6 +63,16 @@ def _check(key, value, config):
         if value is None or isinstance(value, bool):
             return ""
         return key + ": must be true, false or null (as the preset)"
+    if key == "table":
+        # a number or a short name; what the organiser writes on the table
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9999:
+            return ""
+        ok = isinstance(value, str) and len(value) <= 12
+        if ok:
+            for ch in value:
+                if not ("0" <= ch <= "9" or "A" <= ch <= "Z" or "a" <= ch <= "z" or ch in "-_"):
+                    ok = False
+        return "" if ok else "table: a number or up to 12 letters, digits, - and _"
     if key == "referee_pin":
         if not isinstance(value, str) or not 4 <= len(value) <= 8:
             return "referee_pin: must be 4-8 digits"

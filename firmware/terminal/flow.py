@@ -21,7 +21,7 @@
 from i18n import tr
 from lazy import unload
 from timebase import ticks_diff
-from terminal.screen import Screen, ROWS, COLS
+from terminal.screen import Screen, ROWS, COLS, TILE
 from lexicon.reader import VALID, INVALID, LexiconError
 from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
 
@@ -45,11 +45,12 @@ KEY_ACCEPT = "C"
 KEY_CANCEL = "D"
 KEY_BACK = "*"
 KEY_ENTER = "#"
+KEY_HELP = "A"      # while the words are counted or typed: the whole key layout
 
 # loaded only while a challenge or the referee holds the terminal (the referee's game
 # menu with the engine's corrections, and the snapshot reader an undo needs, too)
 MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
-                "terminal.letterfreq", "terminal.persist", "terminal.resume",
+                "terminal.letterfreq", "terminal.persist", "terminal.resume", "terminal.help",
                 "terminal.referee_game", "clock.corrections", "clock.snapshot_load")
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
@@ -57,8 +58,8 @@ CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 GUARD_MS = 1500     # keys this soon after a verdict appears or goes are ignored
 NOTICE_MS = 3000
 
-WORD_ROWS = 5       # rows for the words while typing
-LIST_ROWS = 6       # rows for the words while confirming
+WORD_ROWS = 3       # rows for the words while typing (MEDIUM)
+LIST_ROWS = 4       # rows for the words while confirming (MEDIUM)
 
 
 class ChallengeFlow:
@@ -88,6 +89,9 @@ class ChallengeFlow:
         self.finish_side = -1       # FINISH_ASK: the player who made the last move
         self.accept_side = -1       # ACCEPT_ASK: the opponent accepting the final play
         self._drawn_mode = -1       # the engine's situation the neutral screen shows
+        self.help = False           # the key layout is on screen (key A while typing)
+        self.battery = ""           # set_status(): the idle screen's battery and note
+        self.device_note = ""
         self.set_lexicon(lexicon, problem)
 
     # --- wiring -------------------------------------------------------------
@@ -155,7 +159,7 @@ class ChallengeFlow:
         lex = self.lexicon
         if lex is None:
             return ""
-        return "%s %s %s" % (lex.language, lex.name, lex.version)
+        return " ".join(part for part in (lex.language, lex.name, lex.version) if part)
 
     def screen(self):
         return self._screen
@@ -179,6 +183,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self.guard_t = None         # a new challenge is deliberate: its keys count at once
         self._load_entry()
         if self.entry is not None:
             self.entry.wipe()
@@ -257,6 +262,16 @@ class ChallengeFlow:
             else:
                 return False
             return True
+        if self.help:
+            self.help = False           # any key closes the key layout
+            self._render()
+            return True
+        if ch == KEY_HELP and (state == COUNT or state == ENTRY) and self.keymap is not None:
+            if self.entry is not None:
+                self.entry.commit()
+            self.help = True
+            self._render()
+            return True
         if ch == KEY_CANCEL:
             self.back_state = state
             self._go(t, CANCEL_ASK)
@@ -304,7 +319,7 @@ class ChallengeFlow:
         if side < 0 or not engine.hold(t, side):
             self._note(t, "not_now")
             return False
-        self._note(t, "hold_noted")
+        self._render()          # the screen says the hold is on (hold_on)
         return True
 
     def _accept(self, t):
@@ -523,6 +538,7 @@ class ChallengeFlow:
             "lost_turn": bool(outcome.lost_turn) if outcome is not None else False,
             "withdrawn": bool(outcome.withdrawn) if outcome is not None else False,
             "list": self.list_id(),
+            "table": self.settings.get("table", ""),
         }
         try:
             self.log.append(record)
@@ -568,6 +584,7 @@ class ChallengeFlow:
     def _go(self, t, state):
         self.state = state
         self.since = t
+        self.help = False
         if state != NEUTRAL:
             self.notice = ""
         else:
@@ -579,100 +596,158 @@ class ChallengeFlow:
         self.notice_t = t
         self._render()
 
+    def set_status(self, battery, note):
+        """What the idle screen shows of the device: the battery ("87%", "USB", the
+        low-battery text) and a note (a recovery, a preset for the next game; "" none)."""
+        if battery != self.battery or note != self.device_note:
+            self.battery = battery
+            self.device_note = note
+            if self.state == NEUTRAL:
+                self._render()
+
+    def relabel(self):
+        """The language changed: show the screen in the new one at once."""
+        if self.referee is not None:
+            self.referee.note = ""
+        self._render()
+
     def _render(self):
         state = self.state
+        if self.help and state in (COUNT, ENTRY):
+            from terminal.help import lines
+
+            lines, sizes = lines(self)
+            return self._screen.show(lines, sizes)
         if state == REFEREE:
             lines = self.referee.lines()
             return self._screen.show(lines)
-        big = None
+        sizes = None
+        tiles = None
+        shift = False
+        clocks = -1
         if state == NEUTRAL:
-            lines = self._neutral_lines()
-            if self.engine.phase == PHASE_OVER:
-                big = 0                         # the result's title
+            lines, sizes = self._neutral_lines()
+            shift = True
+            if sizes is not None:
+                clocks = CLOCK_ROW
         elif state == COUNT:
-            lines = [self.text("challenge"), "", self.text("how_many")]
+            lines = [self.text("challenge"), "", self.text("how_many"), ""]
             if self.lexicon is None:
-                lines += ["", self._problem_text()]
+                lines += self.text("bad_list" if self.problem == "damaged"
+                                   else "no_list").split("\n")
+            else:
+                lines += ["", "", self.text("key_help")]
         elif state == ENTRY:
             lines = self._entry_lines()
+            sizes = _ENTRY_SIZES
+            tiles = self.lexicon.tiles
         elif state in (CONFIRM, READY):
             lines = self._list_lines(state)
+            sizes = _LIST_SIZES
+            tiles = self.lexicon.tiles
         elif state == VERDICT:
             lines = self._verdict_lines()
-            big = 0
+            sizes = _VERDICT_SIZES
         elif state == REFEREE_WAIT:
             lines = self._wait_lines()
+            if self.wait_reason == "referee_decides" and self._declared() <= 3:
+                sizes = _WAIT_SIZES
+            if self.lexicon is not None:
+                tiles = self.lexicon.tiles
         elif state == FINISH_ASK or state == ACCEPT_ASK:
             lines = self.text("finish_ask" if state == FINISH_ASK else "accept_ask").split("\n")
             lines += ["", self.text("ok_back")]
         else:   # CANCEL_ASK
             lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_back"), "",
                                                            self.text("key_referee")]
-        return self._screen.show(lines, big)
+        return self._screen.show(lines, sizes, tiles, shift, clocks)
 
-    def _problem_text(self):
-        return self.text("bad_list" if self.problem == "damaged" else "no_list").replace("\n", " ")
+    def _problem_lines(self):
+        return self.text("bad_list" if self.problem == "damaged" else "no_list").split("\n")
 
     def _neutral_lines(self):
+        # The idle screen: the state (or a short notice) and the battery; both sides'
+        # times and penalties (drawn by the terminal view from the engine's display
+        # models, rows CLOCK_ROW and the next); the list; a note; the keys.
         engine = self.engine
         self._drawn_mode = self._mode()
         if engine.phase == PHASE_OVER:
-            return self._result_lines()
-        lines = [self.text("last_move" if engine.phase == PHASE_ENDING else "ready"), ""]
-        if self.lexicon is None:
-            lines += self.text("bad_list" if self.problem == "damaged" else "no_list").split("\n")
-            lines += self.text("call_referee").split("\n")
+            return self._result_lines(), None
+        if self.notice:
+            title = self.text(self.notice)
         else:
-            lines.append(self.text("list") % self.lexicon.language)
-            lines.append(self.lexicon.name)
-            lines.append(self.lexicon.version)
-        while len(lines) < 5:
-            lines.append("")
-        lines = lines[:5]
+            title = self.text("last_move" if engine.phase == PHASE_ENDING else "ready")
+        if self.battery and len(title) + 1 + len(self.battery) <= COLS:
+            title += "\t" + self.battery       # (a long notice hides it for its 3 s)
+        lines = [title, self.text("short_0"), self.text("short_1")]
         if engine.challenger_side() >= 0:
             # the last play can be held, accepted or challenged now
-            lines[3] = self.text("key_hold") if engine.hold_side < 0 else self.text("hold_on")
-            lines[4] = self.text("key_accept")
-        lines.append(self.text(self.notice) if self.notice else "")
-        # a duplicate game has no challenges (clock.duplicate)
-        lines.append("" if engine.duplicate else self.text("key_challenge"))
+            lines.append(self.text("key_hold") if engine.hold_side < 0 else self.text("hold_on"))
+            lines.append(self.text("key_accept"))
+        elif self.lexicon is None:
+            lines += self._problem_lines()
+        else:
+            lines.append(_joined(self.lexicon.name, self.lexicon.version))
+            lines.append(self.device_note or engine.preset["name"])
+        while len(lines) < 5:
+            lines.append(self.device_note if len(lines) == 4 else "")
+        lines = lines[:5]
+        if engine.duplicate:
+            lines.append("")                          # no challenges (clock.duplicate)
+        elif engine.fresh():
+            lines.append(self.text("start_hint"))    # nobody's clock has run yet
+        else:
+            lines.append(self.text("key_challenge"))
         lines.append(self.text("key_referee"))
-        return lines
+        return lines, _NEUTRAL_SIZES
 
     def _result_lines(self):
-        # The end of the game: time left (negative = overtime) and penalty points
-        # per side, and how it ended (forfeit, 5.2d).
+        # The end of the game: per side the time left (negative: overtime) and the
+        # overtime and challenge penalties apart (a scorekeeper adds each once), and how
+        # it ended (forfeit, 5.2d).
         engine = self.engine
         result = engine.result()
-        lines = [self.text("result_title"), ""]
+        lines = [self.text("result_title")]
         if engine.duplicate:
             lines.append(self.text("moves_n") % result["moves"])
-        else:
-            lines.append(self.text("result_head"))
         for side in () if engine.duplicate else (0, 1):
             d = engine.display(side)
-            pen = result["sides"][side]["penalty_points"]
-            lines.append("%s %s %5s" % (self.text("short_%d" % side), bytes(d.text).decode(),
-                                        ("-%d" % pen) if pen else "0"))
-        if result["forfeit_side"] >= 0:
+            pens = result["sides"][side]
+            lines.append(self.text("short_%d" % side) + " " + bytes(d.text).decode())
+            lines.append(self.text("pen_overtime") + "\t" + _points(pens["overtime_penalty"]))
+            lines.append(self.text("pen_challenge") + "\t" + _points(pens["challenge_penalty"]))
+        if self.notice:
+            lines.append(self.text(self.notice))
+        elif result["forfeit_side"] >= 0:
             lines.append(self.text("forfeit_by") % self.text("side_%d" % result["forfeit_side"]))
-        if "5.2d" in result["notes"]:
+        elif "5.2d" in result["notes"]:
             lines.append(self.text("note_5_2d"))
-        while len(lines) < ROWS - 2:
-            lines.append("")
-        lines = lines[:ROWS - 2]
-        lines.append(self.text(self.notice) if self.notice else "")
-        lines.append(self.text("key_referee"))
+        else:
+            lines.append(self.text("key_referee"))
         return lines
+
+    def _word(self, i):
+        # Word i as tiles: one character per tile (a tile of several letters as
+        # terminal.screen.TILE + its index), the pending tile included.
+        entry = self.entry
+        tiles = entry.keymap.tiles
+        out = ""
+        n = entry.lengths[i]
+        word = entry.words[i]
+        for j in range(n + (1 if i == entry.current and entry.pending_key else 0)):
+            tile = word[j] if j < n else entry.pending_tile()
+            out += tiles[tile] if len(tiles[tile]) == 1 else chr(TILE + tile)
+        return out
 
     def _entry_lines(self):
         entry = self.entry
         lines = [self.text("word_n") % (entry.current + 1, entry.count)]
         first = max(0, entry.current - WORD_ROWS + 1)
+        tiles = self.lexicon.tiles
         for i in range(first, first + WORD_ROWS):
             if i <= entry.current:
-                text = entry.text(i) + ("_" if i == entry.current else "")
-                lines.append(_tail("%d %s" % (i + 1, text)))
+                text = self._word(i) + ("_" if i == entry.current else "")
+                lines.append(_tail("%d %s" % (i + 1, text), tiles))
             else:
                 lines.append("")
         lines.append(self.entry.legend())
@@ -681,8 +756,9 @@ class ChallengeFlow:
 
     def _word_rows(self):
         rows = []
+        tiles = self.lexicon.tiles
         for i in range(self.entry.count):
-            rows.append(_tail("%d %s" % (i + 1, self.entry.text(i))))
+            rows.append(_tail("%d %s" % (i + 1, self._word(i)), tiles))
         return rows
 
     def _list_lines(self, state):
@@ -690,14 +766,16 @@ class ChallengeFlow:
         start = self.page * LIST_ROWS
         lines = [self.text("opponent") if state == CONFIRM else self.text("confirmed")]
         lines += rows[start:start + LIST_ROWS]
-        while len(lines) < ROWS - 1:
+        while len(lines) < LIST_ROWS + 1:
             lines.append("")
         lines.append(self.text("confirm_keys") if state == CONFIRM else self.text("check_key"))
         return lines
 
     def _verdict_lines(self):
+        # The verdict in LARGE, the size its longest translation fits
+        # (tests/firmware/test_texts_fit.py), then what follows from it.
         acceptable, outcome, by = self.verdict, self.outcome, self.verdict_by
-        lines = [self.text("acceptable" if acceptable else "not_acceptable"), ""]
+        lines = [self.text("acceptable" if acceptable else "not_acceptable")]
         if outcome is not None and outcome.withdrawn:
             lines.append(self.text("withdrawn"))
         elif outcome is not None and outcome.penalty_points:
@@ -714,25 +792,29 @@ class ChallengeFlow:
             # TSO 3.1.4: the player takes the tiles back, then restarts the clock
             player = self.text("side_%d" % (1 - self.challenger))
             lines += (self.text("withdraw_press") % player).split("\n")
-        while len(lines) < 5:
+        while len(lines) < 4:
             lines.append("")
         if by == "referee":
             lines.append(self.text("menu_title"))
+        elif self.lexicon is not None:
+            lines.append(_joined(self.lexicon.name, self.lexicon.version))
         else:
-            lines.append(self.lexicon.name if self.lexicon is not None else "")
-        lines.append(self.lexicon.version if by != "referee" and self.lexicon is not None else "")
+            lines.append("")
         lines.append(self.text("any_key"))
-        return lines[:ROWS]
+        return lines
 
     def _wait_lines(self):
         lines = []
         if self.wait_reason == "referee_decides":
             lines += self.text("referee_decides").split("\n")
             rows = self._word_rows()     # the referee needs the words
-            lines += rows[:ROWS - 3]
-        else:
-            lines += self.text(self.wait_reason).split("\n")
-            lines += self.text("call_referee").split("\n")
+            lines += rows[:5]
+            while len(lines) < 5:
+                lines.append("")
+            lines.append(self.text("key_referee"))
+            return lines
+        lines += self.text(self.wait_reason).split("\n")
+        lines += self.text("call_referee").split("\n")
         while len(lines) < ROWS - 1:
             lines.append("")
         lines = lines[:ROWS - 1]
@@ -740,8 +822,31 @@ class ChallengeFlow:
         return lines
 
 
-def _tail(text):
+# line sizes of the screens (terminal.screen: 0 SMALL, 1 MEDIUM, 2 LARGE)
+_NEUTRAL_SIZES = b"\x00\x01\x01\x00\x00\x00\x00"
+_ENTRY_SIZES = b"\x00\x01\x01\x01\x01\x00"
+_LIST_SIZES = b"\x00\x01\x01\x01\x01\x00"
+_VERDICT_SIZES = b"\x02\x00\x00\x00\x00\x00"
+_WAIT_SIZES = b"\x00\x00\x01\x01\x01\x00"
+CLOCK_ROW = 1       # the idle screen's rows with both sides' times
+
+
+def _points(n):
+    return "-%d" % n if n else "0"
+
+
+def _joined(name, version):
+    # a word list's name and version on one line when they fit
+    both = name + " " + version if version else name
+    return both if len(both) <= COLS else name
+
+
+def _tail(text, tiles):
     # A long word shows its end, where the typing happens.
-    if len(text) <= COLS:
+    from render.typeset import MEDIUM, width
+
+    if width(text, MEDIUM, tiles) <= 127:
         return text
-    return "<" + text[len(text) - COLS + 1:]
+    while len(text) > 2 and width("<" + text, MEDIUM, tiles) > 127:
+        text = text[1:]
+    return "<" + text

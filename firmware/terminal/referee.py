@@ -32,7 +32,6 @@ MAX_DIGITS = 8
 TRIES = 3           # wrong PINs before the lockout
 LOCK_MS = 30000
 IDLE_MS = 120000    # an abandoned menu closes itself
-MAX_ADJUST_S = 3600
 
 
 class Referee:
@@ -336,6 +335,8 @@ class Referee:
         return False
 
     def _adjust_key(self, ch, t):
+        # The side's time as mm:ss, typed from the right ("2530" = 25:30); * for a time
+        # in overtime (shown with a minus, as the panels show it); # sets it.
         if ch == "D":
             self._to(MENU)
             return True
@@ -350,9 +351,15 @@ class Referee:
         if ch == "#":
             if not self.digits:
                 return False
-            seconds = min(int(self.digits), MAX_ADJUST_S)
-            delta = -seconds * 1000 if self.adj_negative else seconds * 1000
-            ok = self.flow.engine.adjust(t, self.adj_side, delta)
+            value = int(self.digits)
+            seconds = (value // 100) * 60 + value % 100
+            ok = value % 100 < 60
+            if ok:
+                engine = self.flow.engine
+                side = engine.result(t)["sides"][self.adj_side]
+                now_ms = side["remaining_ms"] - side["overtime_ms"]
+                target = -seconds * 1000 if self.adj_negative else seconds * 1000
+                ok = engine.adjust(t, self.adj_side, target - now_ms)
             self._to(MENU)
             self.note = "done" if ok else "rejected"
             return True
@@ -428,8 +435,9 @@ class Referee:
             return [text("menu_time")[2:], "", text("adj_side"), "", "", "", "", text("menu_exit")]
         if mode == ADJ_SECS:
             side = text("side_%d" % self.adj_side)
-            sign = "-" if self.adj_negative else "+"
-            return [text("menu_time")[2:], side, text("adj_secs"), sign + self.digits, "",
+            value = int(self.digits) if self.digits else 0
+            typed = "%s%02d:%02d" % ("-" if self.adj_negative else " ", value // 100, value % 100)
+            return [text("menu_time")[2:], side, text("adj_secs"), typed, "",
                     text("adj_keys"), "", text("menu_exit")]
         # RESET_ASK
         return [text("menu_reset")[2:], "", text("reset_ask"), "", text("yes_no"), "", "", ""]

@@ -5,13 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# At most 16 characters per line ("\n" separates lines); %d / %s are filled in.
+# Each line fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py);
+# "\n" separates lines; %d / %s are filled in.
 
 TEXTS = """\
 ready Bereit
 list Liste %s
 no_list Wortliste fehlt
-bad_list Wortliste\\nbeschädigt
+bad_list Wortliste defekt
 call_referee Schiedsrichter\\nrufen
 key_challenge A Anfechtung
 key_referee D Schiedsrichter
@@ -28,7 +29,7 @@ acceptable ZULÄSSIG
 not_acceptable UNZULÄSSIG
 withdrawn Zug zurück, 0 P.
 penalty %d Strafpunkte
-lost_turn Zug verloren
+lost_turn Zugverlust
 no_penalty Keine Strafe
 clock_runs Uhr: %s
 side_0 links
@@ -58,8 +59,8 @@ new_pin Neue PIN:
 saved Gespeichert
 rejected Abgelehnt
 adj_side Seite 1=L 2=R
-adj_secs Sekunden:
-adj_keys *=+/-  #=OK
+adj_secs Neue Zeit mm:ss
+adj_keys *=minus  #=OK
 reset_ask Uhr auf Anfang?
 done Erledigt
 ref_accept 1 zulässig
@@ -103,4 +104,9 @@ end_with 1 Mit 5.2d
 end_without 2 Ohne 5.2d
 set_move 5 Zug %d:%02d
 moves_n Züge: %d
+key_help A Tastenbelegung
+help_title Tastenbelegung
+start_hint Gegner drückt
+pen_overtime Zeitstrafe
+pen_challenge Anfechtung
 """

@@ -5,13 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# At most 16 characters per line ("\n" separates lines); %d / %s are filled in.
+# Each line fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py);
+# "\n" separates lines; %d / %s are filled in.
 
 TEXTS = """\
 ready Ready
 list List %s
 no_list No word list
-bad_list Word list\\ndamaged
+bad_list Bad word list
 call_referee Call the\\nreferee
 key_challenge A Challenge
 key_referee D Referee
@@ -21,7 +22,7 @@ how_many Words? 1-8
 word_n Word %d/%d
 entry_keys *<  B>  #next
 opponent Opponent checks
-confirm_keys C=right *=edit
+confirm_keys C=correct *=edit
 confirmed Confirmed.
 check_key # = check
 acceptable ACCEPTABLE
@@ -58,8 +59,8 @@ new_pin New PIN:
 saved Saved
 rejected Rejected
 adj_side Side 1=L 2=R
-adj_secs Seconds:
-adj_keys *=+/-  #=OK
+adj_secs New time mm:ss
+adj_keys *=minus  #=OK
 reset_ask Reset the clock?
 done Done
 ref_accept 1 acceptable
@@ -103,4 +104,9 @@ end_with 1 With 5.2d
 end_without 2 Without 5.2d
 set_move 5 Move %d:%02d
 moves_n Moves: %d
+key_help A Key layout
+help_title Key layout
+start_hint Opponent presses
+pen_overtime Overtime
+pen_challenge Challenges
 """

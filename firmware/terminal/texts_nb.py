@@ -5,13 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# At most 16 characters per line ("\n" separates lines); %d / %s are filled in.
+# Each line fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py);
+# "\n" separates lines; %d / %s are filled in.
 
 TEXTS = """\
 ready Klar
 list Liste %s
 no_list Ordliste mangler
-bad_list Ordliste\\nskadet
+bad_list Ordliste skadet
 call_referee Tilkall\\ndommeren
 key_challenge A Utfordring
 key_referee D Dommer
@@ -58,8 +59,8 @@ new_pin Ny PIN:
 saved Lagret
 rejected Avvist
 adj_side Side 1=V 2=H
-adj_secs Sekunder:
-adj_keys *=+/-  #=OK
+adj_secs Ny tid mm:ss
+adj_keys *=minus  #=OK
 reset_ask Nullstille?
 done Ferdig
 ref_accept 1 godkjent
@@ -103,4 +104,9 @@ end_with 1 Med 5.2d
 end_without 2 Uten 5.2d
 set_move 5 Trekk %d:%02d
 moves_n Trekk: %d
+key_help A Tastoppsett
+help_title Tastoppsett
+start_hint Motpart trykker
+pen_overtime Overtid
+pen_challenge Utfordring
 """

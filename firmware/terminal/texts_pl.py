@@ -5,13 +5,14 @@
 # language in use from it.  Only the configured language (and English, for a key
 # a translation lacks) is loaded.  Every language has the same keys
 # (tests/firmware/test_i18n.py).
-# At most 16 characters per line ("\n" separates lines); %d / %s are filled in.
+# Each line fits the panel at the size it is drawn (tests/firmware/test_texts_fit.py);
+# "\n" separates lines; %d / %s are filled in.
 
 TEXTS = """\
 ready Gotowy
 list Lista %s
 no_list Brak listy słów
-bad_list Lista słów\\nuszkodzona
+bad_list Lista uszkodzona
 call_referee Wezwij\\nsędziego
 key_challenge A Sprawdzenie
 key_referee D Sędzia
@@ -58,8 +59,8 @@ new_pin Nowy PIN:
 saved Zapisano
 rejected Odrzucono
 adj_side Strona 1=L 2=P
-adj_secs Sekundy:
-adj_keys *=+/-  #=OK
+adj_secs Nowy czas mm:ss
+adj_keys *=minus  #=OK
 reset_ask Zresetować?
 done Gotowe
 ref_accept 1 dopuszczalne
@@ -103,4 +104,9 @@ end_with 1 Z 5.2d
 end_without 2 Bez 5.2d
 set_move 5 Ruch %d:%02d
 moves_n Ruchy: %d
+key_help A Układ klawiszy
+help_title Układ klawiszy
+start_hint Rywal naciska
+pen_overtime Kara czasu
+pen_challenge Sprawdzenia
 """

@@ -729,6 +729,42 @@ def _reset(cause):
     raise SimReset(cause)
 
 
+# RTC: a C module on the chip, so here with the pins (not loaded on first use): its
+# time is in every log record.  ports/esp32/machine_rtc.c:59-61, 165-176: memory()
+# keeps at most 2048 bytes; 99-140: datetime() gives (year, month, day, weekday, hours,
+# minutes, seconds, microseconds) from gettimeofday(), datetime(t) takes exactly 8 items
+# and sets the seconds since the epoch from t (its weekday ignored).  Until it is set
+# the chip counts from the epoch: here from 2000-01-01 at start-up.
+_rtc = {"memory": b"", "offset": None}    # offset: seconds to add to time.time()
+
+
+class RTC:
+    def datetime(self, t=None):
+        import time
+
+        if t is None:
+            if _rtc["offset"] is None:
+                lt = time.gmtime(946684800 + time.ticks_ms() // 1000
+                                 if hasattr(time, "ticks_ms") else 946684800)
+            else:
+                lt = time.localtime(int(time.time() + _rtc["offset"]))
+            return (lt[0], lt[1], lt[2], lt[6], lt[3], lt[4], lt[5], 0)
+        if len(t) != 8:
+            raise ValueError("requested length 8 but object has length %d" % len(t))
+        secs = time.mktime((t[0], t[1], t[2], t[4], t[5], t[6], 0, 0)
+                           if hasattr(time, "ticks_ms") else
+                           (t[0], t[1], t[2], t[4], t[5], t[6], 0, 0, -1))
+        _rtc["offset"] = secs - time.time()
+
+    def memory(self, data=None):
+        if data is None:
+            return _rtc["memory"]
+        data = bytes(data)
+        if len(data) > 2048:
+            raise ValueError("buffer too long")
+        _rtc["memory"] = data
+
+
 def reset():
     _reset("reset")
 
@@ -751,7 +787,7 @@ def deepsleep(time_ms=None):
 
 
 _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",
-         "wake_reason", "RTC", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
+         "wake_reason", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
          "sim_busy_begin", "sim_busy_end", "sim_irq_stats",
          "sim_pwm", "sim_pwm_history", "sim_wdt_started", "sim_wdt_due", "sim_wdt_check",
          "sim_set_reset_cause", "sim_reset_all")

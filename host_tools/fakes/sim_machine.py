@@ -72,23 +72,6 @@ class UART:
                 f.write("%d\n" % baudrate)
 
 
-# ports/esp32/machine_rtc.c:59-61, 165-176: RTC().memory() keeps at most 2048 bytes.
-_RTC_MEMORY_MAX = 2048
-_rtc = {"memory": b""}
-
-
-class RTC:
-    """Only the user memory (it survives resets other than a power cut)."""
-
-    def memory(self, data=None):
-        if data is None:
-            return _rtc["memory"]
-        data = bytes(data)
-        if len(data) > _RTC_MEMORY_MAX:
-            raise ValueError("buffer too long")
-        _rtc["memory"] = data
-
-
 def sim_level(pin):
     """The level on the pin's net now (output or input)."""
     return _state(_pin_id(pin)).level
@@ -225,7 +208,8 @@ def sim_reset_all():
     _irq_disabled[0] = 0
     del _sched[:]
     _sched_state.update(busy=0, running=False, dropped=0, run=0)
-    _rtc["memory"] = b""
+    machine_mod = __import__("machine")
+    machine_mod._rtc["memory"] = b""
     _bus_by_pins.clear()
     _bus_by_id.clear()
     _pwm_state.clear()

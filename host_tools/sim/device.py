@@ -217,6 +217,11 @@ class SimDevice:
             "TILECLOCK_SIM_MAIN": str(self.main),
             "TILECLOCK_SIM_BATTERY_MV": str(self.battery_mv),
         })
+        # each simulated clock its own chip id (machine.unique_id), from its folder
+        import hashlib
+
+        env.setdefault("TILECLOCK_UNIQUE_ID", "240ac4" + hashlib.sha1(
+            str(self.device_dir).encode()).hexdigest()[:6])
         cmd = [micropython_binary()]
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
@@ -482,9 +487,34 @@ class SimDevice:
                 "buttons_down": sorted(self.buttons_down),
                 "keys_down": sorted(self.keys_down),
                 "keypad": list(hwconfig.KEYPAD_LAYOUT),
+                "legend": self.legend(),
                 "link": self.link.snapshot(),
                 "log": list(self.log_lines)[-60:],
             }
+
+    def legend(self) -> dict:
+        """The letters on each digit key for the list on the device, as the firmware
+        lays them out (wordlist_packer.legend, the firmware's terminal/keymap.py), with
+        the list's name; {} without a readable list.  Read again when the list changes."""
+        path = self.device_dir / "lexicon.dawg"
+        try:
+            st = path.stat()
+        except OSError:
+            return {}
+        key = (st.st_mtime_ns, st.st_size)
+        cached = getattr(self, "_legend", None)
+        if cached and cached[0] == key:
+            return cached[1]
+        from wordlist_packer import legend
+        from wordlist_packer.image import Image, ImageError
+
+        try:
+            image = Image(path.read_bytes())
+            found = {"keys": legend.image_layout(image), "list": legend.caption_of(image)}
+        except (ImageError, OSError, ValueError):
+            found = {}
+        self._legend = (key, found)
+        return found
 
     def wait_change(self, since: int, timeout: float) -> int:
         with self.lock:

@@ -11,6 +11,16 @@ from urllib.parse import parse_qs, urlparse
 PAGE = Path(__file__).resolve().parent / "page.html"
 
 
+def font() -> dict:
+    """The panels' pixel font (firmware/render/font12.py) for the page's key labels."""
+    from wordlist_packer import legend
+
+    chars, widths, offsets, cols = legend.font_tables()
+    return {"chars": chars, "widths": list(widths),
+            "offsets": [offsets[2 * i] | offsets[2 * i + 1] << 8 for i in range(len(widths))],
+            "cols": [cols[2 * i] | cols[2 * i + 1] << 8 for i in range(len(cols) // 2)]}
+
+
 def make_handler(device):
     class Handler(BaseHTTPRequestHandler):
         server_version = "tileclock-sim"
@@ -43,6 +53,8 @@ def make_handler(device):
                 if since is not None:
                     device.wait_change(int(since), float(query.get("wait", ["1"])[0]))
                 self._json(device.snapshot())
+            elif url.path == "/api/font":
+                self._json(font())
             elif url.path.startswith("/api/panel/") and url.path.endswith(".txt"):
                 name = url.path[len("/api/panel/"):-4]
                 panel = device.panels.get(name)

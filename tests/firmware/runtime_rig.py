@@ -43,10 +43,15 @@ def leave():
 class Rig:
     """Board + device on the fakes.  power_cut() + boot() simulate a power loss."""
 
-    def __init__(self, clock=None, terminal=False, config=None, folder=None, lexicon=None):
-        """lexicon: a fixture list ("de", "pl", ...) copied to the device's lexicon.dawg."""
+    def __init__(self, clock=None, terminal=False, config=None, folder=None, lexicon=None,
+                 panels=False):
+        """lexicon: a fixture list ("de", "pl", ...) copied to the device's lexicon.dawg;
+        panels: the three SSD1306 panels on their buses (models of the controller, read
+        back with self.panel(name); MicroPython only: the driver needs framebuf)."""
         self.folder = folder or fresh_dir()
         self.terminal = terminal
+        self.panels = panels
+        self.models = {}
         self.clock = clock or ManualClock()
         if config is not None:
             import json
@@ -69,7 +74,18 @@ class Rig:
         machine.sim_set_clock(self.clock)
         for pin in PINS.values():
             machine.sim_external_pull(pin, None)
-        self.board = board_mod.create(self.clock, panels=False)
+        if self.panels:
+            from sim_ssd1306 import SSD1306Panel
+
+            h = hwconfig
+            self.models = {
+                "left": machine.sim_attach_i2c(SSD1306Panel(), h.ADDR_DISPLAY_LEFT,
+                                               scl=h.I2C_PLAYERS_SCL, sda=h.I2C_PLAYERS_SDA),
+                "right": machine.sim_attach_i2c(SSD1306Panel(), h.ADDR_DISPLAY_RIGHT,
+                                                scl=h.I2C_PLAYERS_SCL, sda=h.I2C_PLAYERS_SDA),
+                "terminal": machine.sim_attach_i2c(SSD1306Panel(), h.ADDR_DISPLAY_TERMINAL,
+                                                   scl=h.I2C_TERMINAL_SCL, sda=h.I2C_TERMINAL_SDA)}
+        self.board = board_mod.create(self.clock, panels=self.panels)
         for name in held:
             self.down(name)
         self.matrix = machine.SimKeyMatrix(hwconfig.KEYPAD_ROWS, hwconfig.KEYPAD_COLS,
@@ -148,6 +164,19 @@ class Rig:
 
     def screen(self):
         return self.dev.flow.screen().text()
+
+    def refresh(self):
+        """The display task's round: the panels show what changed."""
+        return self.dev.refresh(self.clock.ticks_ms())
+
+    def panel(self, name):
+        """pixel(x, y) of a panel as it shows now (its controller's RAM, after a refresh)."""
+        self.refresh()
+        buf = self.models[name].pixels()
+        return lambda x, y: buf[y * 128 + x] if 0 <= x < 128 and 0 <= y < 64 else 0
+
+    def contrast(self, name):
+        return self.models[name].contrast
 
     def left_ms(self, side):
         d = self.dev.engine.display(side)

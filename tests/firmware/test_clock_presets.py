@@ -169,4 +169,4 @@ def test_clock_texts_exist_in_every_language():
     from i18n import check_package, tr
 
     assert check_package("clock") == []
-    assert tr("clock", "overtime", "de") == "ÜBERZEIT" and tr("clock", "forfeit", "en") == "FORFEIT"
+    assert tr("clock", "overtime", "de") == "ZEITÜBERSCHREITUNG" and tr("clock", "forfeit", "en") == "FORFEIT"

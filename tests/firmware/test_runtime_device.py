@@ -154,7 +154,10 @@ def test_low_battery_warns_and_empty_battery_stops_the_clock():
         machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1700)      # 3.4 V
         for _ in range(8):
             rig.dev.sample_battery(rig.now())
-        assert rig.dev.battery_level == "low" and "LOW" in rig.dev.status
+        assert rig.dev.battery_level == "low" and rig.dev._battery_text().endswith("%!")
+        from render.player import EXTRA_BATTERY_LOW
+
+        assert rig.dev.extra() & EXTRA_BATTERY_LOW       # the panels say so
         assert rig.dev.engine.display(0).running
         machine.sim_set_voltage(hwconfig.PIN_BATTERY_ADC, 1600)      # 3.2 V
         for _ in range(8):

@@ -130,7 +130,7 @@ def test_key_b_without_a_challengeable_play_does_nothing():
         rig.key("B")
         engine = rig.dev.engine
         assert engine.hold_side == -1 and engine.display(1).running
-        assert _lines(rig)[5] == _text(rig, "not_now")
+        assert _lines(rig)[0].split("\t")[0] == _text(rig, "not_now")   # a notice on the top line
         assert rig.dev.flow.state == NEUTRAL
     finally:
         runtime_rig.leave()
@@ -161,11 +161,11 @@ def test_key_c_accepts_early_and_the_play_can_no_longer_be_challenged():
         rig.run(5000)
         rig.key("C")
         assert engine.challenger_side() == -1 and not engine.display(0).window_open
-        assert _lines(rig)[5] == _text(rig, "accepted_note")
+        assert _lines(rig)[0].split("\t")[0] == _text(rig, "accepted_note")
         assert engine.display(1).running                  # right thinks on
         rig.press("challenge")                            # too late now
         assert not engine.challenging and not rig.dev.flow.active()
-        assert _lines(rig)[5] == _text(rig, "not_now")
+        assert _lines(rig)[0].split("\t")[0] == _text(rig, "not_now")   # a notice on the top line
     finally:
         runtime_rig.leave()
 
@@ -253,12 +253,12 @@ def test_pause_held_by_the_last_mover_asks_and_hash_ends_the_turn_at_the_press()
         assert not engine.display(0).running and not engine.display(1).running
         assert rig.left_ms(1) == at_press
         assert engine.challenger_side() == 0              # left may still hold/challenge
-        assert _lines(rig)[0] == _text(rig, "last_move")
+        assert _lines(rig)[0].split("\t")[0] == _text(rig, "last_move")
         rig.run(20000)                                    # the final window ends: game over
         assert engine.phase == PHASE_OVER
         lines = _lines(rig)
-        assert lines[0] == _text(rig, "result_title") and rig.dev.flow.screen().big == 0
-        assert lines[3].startswith("L ") and lines[4].startswith("R ")
+        assert lines[0] == _text(rig, "result_title")
+        assert lines[1].startswith("L ") and lines[4].startswith("R ")
         assert bytes(engine.display(1).text).decode() in lines[4]
         assert engine.display(0).game_over and engine.display(1).game_over
     finally:
@@ -443,7 +443,8 @@ def test_result_screen_names_a_forfeit():
         assert engine.phase == PHASE_OVER and engine.forfeit_side == 0
         lines = _lines(rig)
         assert _text(rig, "forfeit_by") % _text(rig, "side_0") in lines
-        assert lines[3] == "L -01:01   -20"
-        assert lines[4] == "R  00:02     0"
+        # time, then the overtime and the challenge penalties apart
+        assert lines[1:7] == ["L -01:01", "Overtime\t-20", "Challenges\t0",
+                              "R  00:02", "Overtime\t0", "Challenges\t0"]
     finally:
         runtime_rig.leave()

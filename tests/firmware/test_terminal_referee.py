@@ -82,18 +82,29 @@ def test_settings_language_verdict_time_pin_and_preset():
     assert rig.flow.referee.mode == R.MENU
 
 
-def test_time_adjustment_credits_and_deducts():
+def test_the_referee_sets_a_sides_time_as_mm_ss():
     rig = Rig()
-    rig.play_a_move()
-    before = rig.engine.result()["sides"][1]["remaining_ms"]
+    rig.play_a_move()                             # the left clock runs
     _menu(rig)
-    rig.keys("3230#")                             # right side, +30 s
+    rig.keys("32")                                # right side
+    rig.keys("253")
+    assert " 02:53" in rig.screen()               # typed from the right, as a time
+    rig.keys("0")
+    assert " 25:30" in rig.screen()
+    rig.keys("#")
     assert "Done" in rig.screen()
-    rig.keys("31*5#")                             # left side, -5 s
-    sides = rig.engine.result()["sides"]
-    assert sides[1]["remaining_ms"] == before + 30000
+    right = rig.engine.result()["sides"][1]
+    assert right["remaining_ms"] == 25 * 60000 + 30000 and right["overtime_ms"] == 0
+    rig.keys("31*130#")                           # left side: 1:30 into overtime
+    left = rig.engine.result()["sides"][0]
+    assert left["remaining_ms"] == 0 and left["overtime_ms"] == 90000
+    assert rig.engine.display(0).text == bytearray(b"-01:30")
     log = list(rig.engine.log.export_jsonl())
-    assert any('"adjust"' in line and '-5000' in line for line in log)
+    assert any('"adjust"' in line and '"side": 1' in line for line in log)
+    adjusts = sum('"adjust"' in line for line in log)
+    rig.keys("3199#")                             # 99 seconds is no mm:ss: refused
+    assert "Rejected" in rig.screen()
+    assert sum('"adjust"' in line for line in rig.engine.log.export_jsonl()) == adjusts
 
 
 def test_reset_needs_two_steps():

@@ -119,3 +119,27 @@ def panel_lines(panel: dict) -> list[str]:
             chars.append(glyphs.get(cell, "?"))
         lines.append("".join(chars).rstrip())
     return lines
+
+
+def pixel_of(panel: dict):
+    """pixel(x, y) of a panel of the page's state (0 outside the panel)."""
+    rows = [int(r, 16) for r in panel["rows"]]
+
+    def pixel(x, y):
+        if 0 <= x < 128 and 0 <= y < 64:
+            return (rows[y] >> (127 - x)) & 1
+        return 0
+    return pixel
+
+
+def drawn(panel: dict, text: str, size: int = 1) -> bool:
+    """text is drawn on the panel in the panels' pixel font at `size` (render.typeset:
+    1 MEDIUM, 2 LARGE), lit or inverted: its exact pixels (tests/firmware/panel_read.py)."""
+    from panel_read import shown
+
+    return shown(pixel_of(panel), text, size)
+
+
+def band(panel: dict, y0: int, y1: int) -> list[str]:
+    """The rows y0..y1-1 of a panel (to see that a line changed)."""
+    return panel["rows"][y0:y1]

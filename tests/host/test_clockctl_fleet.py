@@ -69,7 +69,8 @@ def test_devices_push_config_logs_on_a_fleet(tmp_path, capsys):
         assert code == 1
         assert "c10c0000" in out and "c10c0002" in out and "old-list" in out
         assert "3 of 4 devices succeeded" in out and "FAILED" in out
-        assert [l for l in out.splitlines() if "c10c0001" in l][0].split()[-1] == "yes"   # game
+        row = [l for l in out.splitlines() if "c10c0001" in l][0].split()
+        assert row[-2:] == ["yes", "DEFAULT"]                            # game, referee PIN
 
         image = tmp_path / "new.dawg"
         image.write_bytes(NEW)
@@ -91,12 +92,15 @@ def test_devices_push_config_logs_on_a_fleet(tmp_path, capsys):
 
         out_dir = tmp_path / "pulled"
         assert cli.main(["logs", "--format", "csv", "--out", str(out_dir), *ports]) == 0
-        rows = list(csv.DictReader((out_dir / "c10c0000-games.csv").open()))
-        assert [r["game"] for r in rows] == ["1", "2"] and rows[0]["scores"] == "[312, 287]"
+        rows = list(csv.DictReader((out_dir / "c10c0000-games.csv").open(encoding="utf-8-sig")))
+        # one column per value: a spreadsheet opens it as it is
+        assert [r["game"] for r in rows] == ["1", "2"]
+        assert (rows[0]["scores.0"], rows[0]["scores.1"]) == ("312", "287")
+        assert rows[0]["overtime_ms.1"] == "4000" and rows[1]["overtime_ms.1"] == ""
         assert cli.main(["logs", "--kind", "games", "--out", str(out_dir), "--port", rigs[0].port]) == 0
         assert (out_dir / "c10c0000-games.jsonl").read_bytes().splitlines()[1] == \
             b'{"game": 2, "scores": [400, 390]}'
-        assert (out_dir / "c10c0001-challenges.csv").read_text() == "\n"
+        assert (out_dir / "c10c0001-challenges.csv").read_text(encoding="utf-8-sig") == "\n"
     finally:
         for r in rigs:
             r.stop()
@@ -113,10 +117,12 @@ def test_push_reconnects_and_resumes_after_the_cable_comes_back(tmp_path, capsys
 
         def replug():
             # The cable goes back in once the tool has given up on the first connection
-            # and opened the port again: its second LEX_BEGIN is lost in the cut too.
+            # and opened the port again: its first request then (INFO, which every
+            # connection starts with, setting the clock's time) is lost in the cut too.
             def begins():
                 frames = hl.Decoder().feed(bytes(rig.relay.dropped))
-                return sum(1 for f in frames if f[0] == hl.OK and f[2] == hl.LEX_BEGIN) >= 1
+                return sum(1 for f in frames if f[0] == hl.OK
+                           and f[2] in (hl.LEX_BEGIN, hl.INFO)) >= 1
             wait_for(begins, timeout=60, what="the tool to reconnect")
             rig.relay.cut = False
         t = threading.Thread(target=replug)

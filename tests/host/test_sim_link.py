@@ -79,9 +79,8 @@ def test_clockctl_talks_to_the_simulated_clock(sim, tmp_path):
     assert table_row(r.stdout, port)[1:3] == ["ok", "simlink-test"], r.stdout
     assert (tmp_path / "device" / "lexicon.dawg").read_bytes() == image.read_bytes()
     # The firmware reopened the list: the terminal's idle screen names it.
-    state = sim.wait_for(lambda s: "simlink-test" in panel_lines(s["panels"]["terminal"]),
-                         what="the new list's name on the terminal")
-    assert "7" in panel_lines(state["panels"]["terminal"])
+    sim.wait_for(lambda s: "simlink-test 7" in panel_lines(s["panels"]["terminal"]),
+                 what="the new list's name and version on the terminal")
     r = clockctl("devices", "--port", port)
     assert r.returncode == 0 and "simlink-test" in table_row(r.stdout, port), r.stdout
 

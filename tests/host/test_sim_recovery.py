@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.host.sim_helpers import Sim, panel_lines
+from tests.host.sim_helpers import Sim, band, panel_lines
 
 
 def terminal(state) -> list[str]:
@@ -54,18 +54,20 @@ def test_a_power_cut_while_a_challenge_is_typed_comes_back_to_the_typing(sim):
     press(sim, "right", lambda s: s["leds"]["left"] == 1, "the left clock running")
     press(sim, "left", lambda s: s["leds"]["right"] == 1, "the right clock running")
     press(sim, "challenge", shows("CHALLENGE"), "the challenge")
-    key(sim, "1", shows("Word 1/1"), "the word entry")
-    state = key(sim, "2", lambda s: any(l.startswith("1 ") and len(l) > 3 for l in terminal(s)),
-                "a letter")
-    first = [l for l in terminal(state) if l.startswith("1 ")][0]
-    state = key(sim, "3", lambda s: first not in terminal(s), "a second letter")
-    word = [l for l in terminal(state) if l.startswith("1 ")][0]
+    state = key(sim, "1", shows("Word 1/1"), "the word entry")
+    # the word's line (MEDIUM, rows 8-19) as the page draws it
+    empty = band(state["panels"]["terminal"], 8, 20)
+    state = key(sim, "2", lambda s: band(s["panels"]["terminal"], 8, 20) != empty, "a letter")
+    first = band(state["panels"]["terminal"], 8, 20)
+    state = key(sim, "3", lambda s: band(s["panels"]["terminal"], 8, 20) != first,
+                "a second letter")
+    word = band(state["panels"]["terminal"], 8, 20)
     assert state["leds"]["left"] == 0 and state["leds"]["right"] == 0     # clocks stopped
 
     sim.post("/api/power-cut", {})
     state = sim.wait_for(lambda s: s["boots"] == 2 and shows("Word 1/1")(s), timeout=60,
                          what="the word entry after the cut")
-    assert word in terminal(state), (word, terminal(state))
+    assert band(state["panels"]["terminal"], 8, 20) == word
     key(sim, "#", shows("Opponent checks"), "the opponent's check")
     key(sim, "C", shows("# = check"), "the confirmation")
     # the verdict (its first line drawn double size): penalty or withdrawal, whose clock

@@ -1,0 +1,158 @@
+"""An organiser's round with clockctl against two simulated clocks running the real
+firmware (their USB ports are pseudo-terminals): tables numbered, the same list and
+settings on every clock, a game played through a challenge to its end, the results of
+the round as one CSV, the logs named by table and round, and the fresh games for the next
+round (refused while a game runs).  docs/first-tournament.md walks the same steps."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.host.sim_helpers import REPO, Sim, panel_lines
+from tests.host.test_sim_link import clockctl, clockctl_until_ok, table_row
+from wordlist_packer import legend
+from wordlist_packer.image import Image
+
+GERMAN = REPO / "tests" / "firmware" / "data" / "lexicon_de.dawg"
+
+
+@pytest.fixture
+def clocks(tmp_path):
+    sims = []
+    for n in (1, 2):
+        device = tmp_path / ("clock%d" % n)
+        device.mkdir()
+        sims.append(Sim(device, extra=["--link-pty", str(tmp_path / ("tileclock-%d" % n))]))
+    yield sims
+    errors = [s.stop() for s in sims]
+    for err in errors:
+        assert "Traceback" not in err, err[-3000:]
+
+
+def ports(sims):
+    return [a for s in sims for a in ("--port", s.link_port)]
+
+
+def hold(sim, name, effect, what, timeout=30):
+    sim.post("/api/button", {"name": name, "down": True})
+    state = sim.wait_for(effect, timeout=timeout, what=what)
+    sim.post("/api/button", {"name": name, "down": False})
+    sim.wait_for(lambda s: name not in s["buttons_down"], what=name + " up")
+    return state
+
+
+def tap(sim, k):
+    sim.post("/api/key", {"key": k, "down": True})
+    time.sleep(0.12)
+    sim.post("/api/key", {"key": k, "down": False})
+    time.sleep(0.08)
+
+
+def presses(layout, word):
+    where = {t: (k, i) for k, tiles in layout.items() for i, t in enumerate(tiles)}
+    out, last = "", None
+    for letter in word:
+        k, i = where[letter]
+        out += ("B" if k == last else "") + k * (i + 1)
+        last = k
+    return out
+
+
+def terminal_shows(text):
+    return lambda s: any(text in line for line in panel_lines(s["panels"]["terminal"]))
+
+
+@pytest.mark.slow
+def test_a_round_run_with_clockctl(clocks, tmp_path):
+    a, b = clocks
+    every = ports(clocks)
+    # the box of clocks: each answers, the default PIN is pointed out
+    r = clockctl_until_ok("devices", *every, what="clockctl devices")
+    assert "2 of 2 devices succeeded" in r.stdout
+    assert table_row(r.stdout, a.link_port)[-1] == "DEFAULT"
+    assert "default referee PIN 0000" in r.stderr
+
+    # the same list, tables, language, PIN and preset on every clock
+    image = tmp_path / "de.dawg"
+    shutil.copyfile(GERMAN, image)
+    r = clockctl("push-lexicon", str(image), *every)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = clockctl("config", "language=de", *every)
+    assert r.returncode == 1 and "unknown setting 'language' (did you mean lang?)" in r.stdout
+    for sim, table in ((a, 12), (b, 13)):
+        r = clockctl("config", "table=%d" % table, "--port", sim.link_port)
+        assert r.returncode == 0, r.stdout + r.stderr
+    r = clockctl("config", "lang=de", "referee_pin=4711", "preset=custom",
+                 'preset_edits={"initial_ms": 9000, "overtime_cap_ms": 3000}', *every)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "default referee PIN" not in r.stderr
+    r = clockctl("devices", *every)
+    row = table_row(r.stdout, a.link_port)
+    assert row[2] == "12" and "fixture-de" in row and row[-3:] == ["no", "game", "set"]
+    assert row[3] != table_row(r.stdout, b.link_port)[3]                    # two chip ids
+    assert "fixture-de" in r.stdout and " 13 " in r.stdout                  # the word count
+    assert "3.90 V 75%" in r.stdout and table_row(r.stdout, b.link_port)[2] == "13"
+
+    # a game on table 12: a challenge of a valid word (10 points for the challenger),
+    # then the right player's time runs out into overtime until the 3 s cap: forfeit
+    layout = legend.image_layout(Image.load(GERMAN))
+    a.wait_for(terminal_shows("Bereit"), timeout=60, what="table 12 ready")
+    hold(a, "right", lambda s: s["leds"]["left"] == 1, "the left clock")
+    hold(a, "left", lambda s: s["leds"]["right"] == 1, "the right clock")
+    hold(a, "challenge", terminal_shows("ANFECHTUNG"), "the challenge")
+    for k in "1" + presses(layout, "ZUG") + "#":
+        tap(a, k)
+    a.wait_for(terminal_shows("Gegner pr"), what="the opponent's check")
+    tap(a, "C")
+    tap(a, "#")
+    a.wait_for(terminal_shows("10 Strafpunkte"), what="the verdict")
+    # the right player's clock runs again: a reset is refused now
+    r = clockctl("reset", *every)
+    assert r.returncode == 1 and "a game is in progress" in r.stdout
+    assert "1 of 2 devices succeeded" in r.stdout
+    a.wait_for(terminal_shows("ENDE"), timeout=60, what="the end of the game")
+
+    # the round's results: one CSV, spreadsheet-ready
+    out = tmp_path / "round1.csv"
+    r = clockctl("results", "--round", "1", "--out", str(out), *every)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 finished game" in r.stdout
+    text = out.read_bytes().decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 1
+    game = rows[0]
+    assert game["round"] == "1" and game["table"] == "12" and game["preset"] == "custom"
+    assert game["forfeit"] == "right" and game["forfeit_reason"] == "overtime"
+    assert game["right_challenge_penalty"] == "10" and game["left_challenge_penalty"] == "0"
+    assert int(game["right_time_s"]) <= -3 and int(game["left_time_s"]) > 0
+    assert game["right_overtime_penalty"] == "10"
+    assert game["started"][:2] == "20" and game["ended"] >= game["started"]  # wall-clock time
+    assert "True" not in text and "[" not in text
+
+    # the logs, named by round and table; the challenge record complete
+    logs = tmp_path / "logs"
+    r = clockctl("logs", "--round", "1", "--format", "csv", "--out", str(logs), *every)
+    assert r.returncode == 0, r.stdout + r.stderr
+    names = sorted(p.name for p in logs.iterdir())
+    assert any(n.startswith("1-table12-") and n.endswith("-challenges.csv") for n in names), names
+    assert any(n.startswith("1-table13-") and n.endswith("-games.csv") for n in names), names
+    chal = [p for p in logs.iterdir() if p.name.startswith("1-table12-")
+            and p.name.endswith("-challenges.csv")][0]
+    [record] = list(csv.DictReader(io.StringIO(chal.read_bytes().decode("utf-8-sig"))))
+    assert record["at"][:2] == "20" and record["turn"] == "1" and record["table"] == "12"
+    assert record["list"] == "de fixture-de 1" and record["words"] == "ZUG"
+    assert record["lost_turn"] == "no" and record["verdict"] == "acceptable"
+
+    # the next round: fresh games on every clock
+    r = clockctl("reset", *every)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "2 of 2 devices succeeded" in r.stdout
+    a.wait_for(terminal_shows("Bereit"), what="table 12 ready again")
