@@ -8,8 +8,17 @@
 # and pass build-TILECLOCK_WROOM/firmware.bin to `clockctl flash --target wroom`.
 set(IDF_TARGET esp32)
 
+# The partition table lives beside this file, outside the port's tree: ESP-IDF takes an
+# absolute CONFIG_PARTITION_TABLE_CUSTOM_FILENAME as it is, so the setting is written
+# with this folder's path into the build folder (ports/esp32/CMakeLists.txt then merges
+# every SDKCONFIG_DEFAULTS file into sdkconfig.combined).
+set(TILECLOCK_PARTITIONS ${CMAKE_BINARY_DIR}/sdkconfig.tileclock_partitions)
+file(WRITE ${TILECLOCK_PARTITIONS}
+     "CONFIG_PARTITION_TABLE_CUSTOM_FILENAME=\"${MICROPY_BOARD_DIR}/partitions-tileclock.csv\"\n")
+
 set(SDKCONFIG_DEFAULTS
     boards/sdkconfig.base
     boards/sdkconfig.ble
     ${MICROPY_BOARD_DIR}/sdkconfig.board
+    ${TILECLOCK_PARTITIONS}
 )

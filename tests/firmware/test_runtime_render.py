@@ -103,10 +103,10 @@ def test_player_view_redraws_only_on_change():
     assert state_key(_D(move=3), 0) == "time_up"
     assert state_key(_D(move=3, paused=True, running=True), 0) == "pause"
     moving = _D(move=3, running=True, on_turn=True)
-    view.draw(fb, moving, 0, lambda key: "MOVE %d" if key == "move" else key.upper())
-    assert not view.changed(moving, 0)
+    view.draw(fb, moving, other, 0, lambda key: "MOVE %d" if key == "move" else key.upper())
+    assert not view.changed(moving, other, 0)
     moving.move = 4
-    assert view.changed(moving, 0)
+    assert view.changed(moving, other, 0)
 
 
 def test_player_panel_shows_the_whole_state_with_its_marks_and_the_opponents_time():

@@ -49,12 +49,35 @@ TABLE_4MIB_ROMFS = [
     Partition("romfs", 1, 0x8F, 0x1E0000, 0x20000),
 ]
 
+# The lean target's own table (boards/TILECLOCK_WROOM/partitions-tileclock.csv), read
+# from the file its board definition builds into the image.
+BOARD_TABLE = Path(__file__).resolve().parents[2] / "boards" / "TILECLOCK_WROOM" / \
+    "partitions-tileclock.csv"
+_TYPES = {"app": 0, "data": 1}
+_SUBTYPES = {"factory": 0x00, "nvs": 0x02, "phy": 0x01, "fat": 0x81}
+
+
+def read_csv(path: Path) -> list[Partition]:
+    """An ESP-IDF partition CSV with explicit offsets (what gen_esp32part.py reads)."""
+    parts = []
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, kind, sub, offset, size = [f.strip() for f in line.split(",")[:5]]
+        parts.append(Partition(name, _TYPES[kind], _SUBTYPES[sub] if sub in _SUBTYPES else int(sub, 0),
+                               int(offset, 0), int(size, 0)))
+    return parts
+
+
+TABLE_TILECLOCK_WROOM = read_csv(BOARD_TABLE)
+
 KINDS = {
     "s3": ("esp32s3", "1.26.0", "Generic ESP32S3 module", "ESP32S3", TABLE_4MIB_PLUS),
     "s3-oct": ("esp32s3", "1.26.0", "Generic ESP32S3 module with Octal-SPIRAM", "ESP32S3",
                TABLE_4MIB_PLUS),
     "s3-old": ("esp32s3", "1.25.0", "Generic ESP32S3 module", "ESP32S3", TABLE_4MIB_PLUS),
-    "wroom": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_4MIB_ROMFS),
+    "wroom": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_TILECLOCK_WROOM),
     "esp32-stock": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_4MIB_PLUS),
     "c3": ("esp32c3", "1.26.0", "ESP32C3 module", "ESP32C3", TABLE_4MIB_PLUS),
 }
@@ -140,7 +163,9 @@ def firmware(kind: str, cache_dir: Path) -> Path:
     name = {"s3": "ESP32_GENERIC_S3", "s3-oct": "ESP32_GENERIC_S3-SPIRAM_OCT",
             "s3-old": "ESP32_GENERIC_S3", "wroom": "ESP32_GENERIC-ROMFS",
             "esp32-stock": "ESP32_GENERIC", "c3": "ESP32_GENERIC_C3"}[kind]
-    out = Path(cache_dir) / ("%s-20250809-v%s.bin" % (name, version))
+    # the table's digest in the name: a changed table is a new image, not a stale one
+    table = hashlib.sha256(partitions.build(KINDS[kind][4])).hexdigest()[:8]
+    out = Path(cache_dir) / ("%s-20250809-v%s-%s.bin" % (name, version, table))
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         build(kind, out)

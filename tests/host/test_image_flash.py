@@ -165,11 +165,14 @@ def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
         assert cli.main(["image", "--target", target, "--firmware", str(fw[kind]),
                          "--lexicon", str(lex), "--out", str(out)]) == 0
         fw_info = appimage.read(fw[kind].read_bytes())
-        expect = {fw_info.base: fw[kind].read_bytes(), 0x200000: (out / "vfs.bin").read_bytes()}
+        # the filesystem after the last partition: 0x200000, after the lean target's
+        # 256 KB romfs partition 0x220000 (boards/TILECLOCK_WROOM/partitions-tileclock.csv)
+        vfs_at = 0x220000 if target == "wroom" else 0x200000
+        expect = {fw_info.base: fw[kind].read_bytes(), vfs_at: (out / "vfs.bin").read_bytes()}
         if target == "wroom":
             expect[0x1E0000] = (out / "romfs.bin").read_bytes()
         assert written == expect
-        files = image.list_image(expect[0x200000])
+        files = image.list_image(expect[vfs_at])
         assert files["lexicon.dawg"] == lex.read_bytes()
 
 
@@ -192,6 +195,6 @@ def test_merge_bin_gives_the_whole_flash_from_the_bootloader_on(fw, tmp_path):
     base = 0x1000
     assert data[:len(p.image("firmware"))] == p.image("firmware")
     assert data[0x1E0000 - base:0x1E0000 - base + len(p.image("romfs"))] == p.image("romfs")
-    assert data[0x200000 - base:] == p.image("vfs")
+    assert data[0x220000 - base:] == p.image("vfs")
     table = partitions.parse(data[0x8000 - base:0x8000 - base + 0xC00])
-    assert table == esp_firmware.TABLE_4MIB_ROMFS
+    assert table == esp_firmware.TABLE_TILECLOCK_WROOM

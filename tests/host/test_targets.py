@@ -4,7 +4,7 @@
 import re
 from pathlib import Path
 
-from host_tools import targets
+from host_tools import partitions, targets
 from tests.host import esp_firmware
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,12 +28,18 @@ def test_the_wroom_board_definition_builds_the_image_clockctl_takes():
     name = re.search(r'#define MICROPY_HW_BOARD_NAME "([^"]+)"', header).group(1)
     assert name in targets.TARGETS["wroom"]["images"]
     assert "set(IDF_TARGET esp32)" in (BOARD / "mpconfigboard.cmake").read_text()
-    sdk = (BOARD / "sdkconfig.board").read_text()
-    assert 'CONFIG_PARTITION_TABLE_CUSTOM_FILENAME="partitions-4MiB-romfs.csv"' in sdk
-    # the table that CSV holds (ports/esp32/partitions-4MiB-romfs.csv, v1.26.0) is the
-    # one the tests' WROOM firmware carries, with the partition clockctl writes
-    labels = {p.label: p for p in esp_firmware.TABLE_4MIB_ROMFS}
-    assert labels[targets.TARGETS["wroom"]["romfs_label"]].subtype == 0x8F
+    cmake = (BOARD / "mpconfigboard.cmake").read_text()
+    assert ('CONFIG_PARTITION_TABLE_CUSTOM_FILENAME=\\"${MICROPY_BOARD_DIR}/'
+            'partitions-tileclock.csv\\"' in cmake)
+    # the table that CSV holds is the one the tests' WROOM firmware carries: the port's
+    # partitions-4MiB-romfs.csv with the romfs partition clockctl writes twice as large
+    ours = {p.label: p for p in esp_firmware.TABLE_TILECLOCK_WROOM}
+    port = {p.label: p for p in esp_firmware.TABLE_4MIB_ROMFS}
+    rom = ours[targets.TARGETS["wroom"]["romfs_label"]]
+    assert (rom.subtype, rom.offset, rom.size) == (0x8F, port["romfs"].offset, 0x40000)
+    assert ours["factory"] == port["factory"]        # room for the stock application
+    assert partitions.filesystem(esp_firmware.TABLE_TILECLOCK_WROOM, 4 * 1024 * 1024).size \
+        == 0x1E0000
 
 
 def test_docs_cite_the_oldest_accepted_version():
