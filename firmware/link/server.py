@@ -176,7 +176,7 @@ class StdinReader:
         escapes only add bytes): the first in one call, which returns once they have all
         come; the few bytes the escapes add, then the closing flag, one at a time."""
         big = self.big
-        size = len(big)
+        size = _WHOLE_MAX             # the size self.big was made with
         stream = self.stream
         one = self.one
         got = 0

@@ -17,7 +17,7 @@ _SMALL = (SMALL, PANEL)
 PLACES = {
     "clock": {key: _TOP for key in ("overtime", "pause", "challenge", "hold", "forfeit",
                                     "game_over", "late", "window", "reset_confirm",
-                                    "accepted", "withdrawn", "penalty")},
+                                    "accepted", "withdrawn", "penalty", "move", "time_up")},
     "app": dict({key: _SMALL for key in (
         "recovered_note", "recovered_wdt", "recovered_sleep", "not_recovered", "config_bad",
         "selftest", "press", "key", "done", "missing", "skip", "game_saved", "charge_hint",
@@ -43,6 +43,9 @@ def _filled(package, key, text, lang):
         ("terminal", "set_verdict"): (60,), ("terminal", "set_preset"): ("naspa_nwl",),
         ("terminal", "forfeit_by"): (_sides(lang),), ("terminal", "menu_resume"): (_sides(lang),),
         ("app", "preset_next"): ("naspa_nwl",),
+        ("clock", "move"): (99,), ("terminal", "moves_n"): (99,),
+        ("terminal", "set_move"): (9, 59), ("terminal", "withdraw_press"): (_sides(lang),),
+        ("terminal", "g_lend"): (_sides(lang),), ("terminal", "g_turn"): (_sides(lang),),
     }
     args = fills.get((package, key))
     if args is None:
@@ -102,7 +105,7 @@ def test_every_character_of_the_pixel_font_texts_has_a_glyph():
             for key, text in i18n.table(package, lang).items():
                 if _place(package, key)[0] == SMALL:
                     continue
-                for ch in text:
-                    if ch not in "\n%" and typeset.glyph(ch) == 255:
+                for ch in _filled(package, key, text, lang):   # as drawn
+                    if ch != "\n" and typeset.glyph(ch) == 255:
                         missing.append((package, key, lang, ch))
     assert not missing, missing

@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.sim_helpers import REPO, Sim, _glyphs, panel_lines, pixel
+from tests.host.sim_helpers import REPO, Sim, drawn, panel_lines, pixel, pixel_of
 
 sys.path.insert(0, str(REPO / "firmware"))
 from render import sevenseg  # noqa: E402  (pure geometry)
+from panel_read import find  # noqa: E402
 from render.player import TIME_X, TIME_Y  # noqa: E402
+from render.typeset import MEDIUM  # noqa: E402
 
 BASE_HZ = 4000           # hwconfig.BUZZER_FREQ
 WARNING_HZ = BASE_HZ * 163 // 200       # hal_buzzer: move_warning, 0.815 x base
@@ -48,22 +50,19 @@ def panel_time(panel: dict) -> str:
     return out
 
 
-def panel_top(panel: dict) -> tuple[str, bool]:
-    """The top line of a player panel (8x8 font at x=1, y=1) and whether it is inverted
-    (this side's clock runs)."""
-    inverted = bool(pixel(panel, 0, 0))
-    glyphs = _glyphs()
-    text = ""
-    for cell in range(12):
-        rows = bytearray()
-        for r in range(8):
-            bits = 0
-            for c in range(8):
-                on = pixel(panel, 1 + 8 * cell + c, 1 + r)
-                bits = (bits << 1) | (on ^ inverted)
-            rows.append(bits)
-        text += glyphs.get(bytes(rows), "?")
-    return text.rstrip(), inverted
+TOPS = ("MOVE 1", "MOVE 2", "TIME UP", "GAME OVER")    # what this game's top lines show
+
+
+def panel_top(panel: dict) -> tuple[str, bool | None]:
+    """The top line of a player panel, read back from its pixels in the panels' pixel
+    font (one of TOPS), and whether it is inverted (the clock runs)."""
+    pixel = pixel_of(panel)
+    for text in TOPS:
+        for inverted in (False, True):
+            at = find(pixel, text, MEDIUM, inverted=inverted)
+            if at is not None and at[1] <= 2:          # on the top line
+                return text, inverted
+    return "", None
 
 
 def both(state) -> tuple:
@@ -76,6 +75,12 @@ def both(state) -> tuple:
 
 def terminal(state) -> list[str]:
     return panel_lines(state["panels"]["terminal"])
+
+
+def on_terminal(state, text: str) -> bool:
+    """text on the terminal: in the 8x8 font or the pixel font (MEDIUM)."""
+    return any(text in line for line in terminal(state)) or \
+        drawn(state["panels"]["terminal"], text, MEDIUM)
 
 
 @pytest.fixture
@@ -121,10 +126,10 @@ def test_the_preset_option_checks_the_name(tmp_path):
 
 @pytest.mark.slow
 def test_a_duplicate_game_runs_in_the_simulator(sim):
-    state = sim.wait_for(lambda s: any("Ready" in l for l in terminal(s))
+    state = sim.wait_for(lambda s: on_terminal(s, "Ready")
                          and both(s) == (" 01:00", ("MOVE 1", False)), timeout=60,
                          what="both panels at the first move's full time")
-    assert not any("Challenge" in l for l in terminal(state))      # none in a duplicate game
+    assert not on_terminal(state, "Challenge")                       # none in a duplicate game
 
     # either button starts the move; both panels count down together, both LEDs on
     state = press(sim, "right", lambda s: both(s)[1] == ("MOVE 1", True), "the move running")
@@ -134,8 +139,8 @@ def test_a_duplicate_game_runs_in_the_simulator(sim):
     state = sim.wait_for(lambda s: " " < both(s)[0] <= " 00:58", what="the countdown going on")
     assert both(state)[1] == ("MOVE 1", True)                       # no new move
 
-    # the referee takes 40 s from the move: less than 30 s left, the warning sounds
-    keys(sim, "D0000#3" + "1" + "40*#")
+    # the referee sets the move's time to 00:19: less than 30 s left, the warning sounds
+    keys(sim, "D0000#3" + "1" + "19#")
     state = sim.wait_for(lambda s: s["buzzer"]["on"] and s["buzzer"]["freq"] == WARNING_HZ,
                          timeout=10, what="the 30-s warning")
     assert " " < both(state)[0] <= " 00:19" or both(state)[0] == ""
@@ -154,7 +159,7 @@ def test_a_duplicate_game_runs_in_the_simulator(sim):
     keys(sim, "D0000#63")
     state = sim.wait_for(lambda s: both(s)[1][0] == "GAME OVER", what="game over on the panels")
     keys(sim, "DD")
-    state = sim.wait_for(lambda s: any("Moves: 2" in l for l in terminal(s)),
+    state = sim.wait_for(lambda s: on_terminal(s, "Moves: 2"),
                          what="the end screen with the moves")
     lines = (Path(sim_device(sim)) / "logs" / "games.jsonl").read_text().splitlines()
     kinds = [json.loads(line)["kind"] for line in lines]

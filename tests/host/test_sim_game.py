@@ -221,7 +221,9 @@ def test_the_battery_slider_leaves_the_keys_to_the_clock_and_labels_fit(browser,
     try:
         page = open_page(browser, sim)
         # the slider once touched: the arrows still go to the players, not to the voltage
-        page.click("#battery")
+        page.click("#battery")            # sets the slider's middle: wait until it is taken
+        page.wait_for_function("String(window.tileclock.state.battery_mv) === "
+                               "document.getElementById('battery').value")
         mv = page.evaluate("window.tileclock.state.battery_mv")
         page.keyboard.down("ArrowLeft")
         until(page, "the left button held", lambda s: "left" in s["buttons_down"])
