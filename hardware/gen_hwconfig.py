@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import generated  # noqa: E402
 import pinmap  # noqa: E402
 
 
@@ -26,21 +27,8 @@ def main(argv=None):
             print("%s: %s" % (os.path.basename(csv_path), e), file=sys.stderr)
             status = 1
             continue
-        try:
-            with open(py_path, encoding="utf-8") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            continue
-        if "--check" in argv:
-            print("firmware/%s is not what hardware/%s gives: run python hardware/gen_hwconfig.py"
-                  % (os.path.basename(py_path), os.path.basename(csv_path)), file=sys.stderr)
+        if generated.update({py_path: text}, "--check" in argv, "gen_hwconfig.py"):
             status = 1
-            continue
-        with open(py_path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        print("wrote firmware/%s" % os.path.basename(py_path))
     return status
 
 

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import board  # noqa: E402
+import generated  # noqa: E402
 import pinmap  # noqa: E402
 
 SVG = os.path.join(HERE, "perfboard.svg")
@@ -233,21 +234,7 @@ def render_svg(target=pinmap.REFERENCE):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    text = render_svg()
-    try:
-        with open(SVG, encoding="utf-8") as f:
-            current = f.read()
-    except FileNotFoundError:
-        current = None
-    if current == text:
-        return 0
-    if "--check" in argv:
-        print("stale: run python hardware/gen_perfboard.py", file=sys.stderr)
-        return 1
-    with open(SVG, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    print("wrote hardware/perfboard.svg")
-    return 0
+    return 1 if generated.update({SVG: render_svg()}, "--check" in argv, "gen_perfboard.py") else 0
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import board  # noqa: E402
+import generated  # noqa: E402
 import pinmap  # noqa: E402
 
 OUT = os.path.join(HERE, "schematic")
@@ -227,24 +228,7 @@ def export_svg(kicad_cli="kicad-cli"):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    stale = []
-    for path, text in outputs().items():
-        try:
-            with open(path, encoding="utf-8") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            continue
-        if "--check" in argv:
-            stale.append(os.path.relpath(path, HERE))
-            continue
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        print("wrote hardware/%s" % os.path.relpath(path, HERE))
-    if stale:
-        print("stale (run python hardware/gen_schematic.py): %s" % ", ".join(stale), file=sys.stderr)
+    if generated.update(outputs(), "--check" in argv, "gen_schematic.py"):
         return 1
     if "--erc" in argv:
         code, report = run_erc()

@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import board  # noqa: E402
+import generated  # noqa: E402
 import pinmap  # noqa: E402
 
 README = os.path.join(HERE, "README.md")
@@ -365,26 +366,7 @@ def main(argv=None):
         if problems:
             print("pin map %s has problems:\n  " % target + "\n  ".join(problems), file=sys.stderr)
             return 1
-    stale = []
-    for path, text in outputs().items():
-        try:
-            with open(path, encoding="utf-8") as f:
-                current = f.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            continue
-        if "--check" in argv:
-            stale.append(os.path.relpath(path, HERE))
-        else:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            print("wrote hardware/%s" % os.path.relpath(path, HERE))
-    if stale:
-        print("stale (run python hardware/gen_wiring.py): %s" % ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return 1 if generated.update(outputs(), "--check" in argv, "gen_wiring.py") else 0
 
 
 if __name__ == "__main__":
