@@ -86,3 +86,55 @@ def test_24_hours_of_game_and_end_screen_across_the_wrap_allocate_nothing():
     assert len(ended) == 1 and ended[0] < 20, ended
     assert ticks_diff(table.now(), start) >= 24 * HOUR
     assert table.now() < start      # the ticks wrapped on the way
+
+
+def _label(key):
+    from app.device import CLOCK_KEYS
+    from i18n import tr
+
+    return tr("clock" if key in CLOCK_KEYS else "app", key, "de")
+
+
+def test_drawing_the_player_panels_allocates_nothing_while_their_state_stays():
+    # What the display task does each second (app.device): both player panels drawn on
+    # the framebuf the ssd1306 driver is, from the engine's display models, through the
+    # window, turns, pauses, overtime and the game's end.  A panel may allocate only when
+    # its state line changes (the new state's text becomes glyph indices once).
+    from mpytest import only_micropython
+
+    only_micropython("gc.mem_alloc measures the MicroPython heap; framebuf is MicroPython's")
+    import framebuf
+    from render.player import PlayerView, state_key
+
+    fb = framebuf.FrameBuffer(bytearray(128 * 64 // 8), 128, 64, framebuf.MONO_VLSB)
+    views = (PlayerView(), PlayerView())
+    keys = [0, 0]
+    table = game("tso30", {"initial_ms": 600000})       # ten minutes: overtime soon
+    engine, clock = table.engine, table.clock
+    table.press(0)
+    changes = draws = 0
+    step = 0
+    while step < 700:                                    # 700 x 3 s: into the end screen
+        t = clock.advance(3 * SEC)
+        engine.update(t)
+        if step % 40 == 39:
+            table.press(engine.on_turn)                  # a turn ends every 2 minutes
+        if step % 97 == 50:
+            engine.pause(table.now())                    # the central switch, 5 s
+            engine.update(clock.advance(5 * SEC))
+            engine.resume(table.now())
+        engine.update(table.now())
+        for side in (0, 1):
+            d = engine.display(side)
+            other = engine.display(1 - side)
+            key = state_key(d, 0)
+            used = _no_gc(views[side].draw, fb, d, other, 0, _label)
+            draws += 1
+            if key != keys[side]:
+                keys[side] = key
+                changes += 1
+                continue
+            assert used == 0, (step, side, key, used)
+        step += 1
+    assert engine.phase == 3 and draws == 1400           # the game ended on time
+    assert 4 <= changes < 100, changes
