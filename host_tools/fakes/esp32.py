@@ -3,13 +3,11 @@
 # device's folder (sim_device.device_dir()).  See docs/fakes.md.
 # The partitions are in esp32_flash.py, loaded on first use (below).
 
-import json
 import os
+import struct
 
 import sim_device
 
-from binascii import hexlify as _hexlify
-from binascii import unhexlify as _unhexlify
 
 HEAP_DATA = 4
 HEAP_EXEC = 1
@@ -50,48 +48,42 @@ def idf_heap_info(capabilities):
 
 
 # ---------------------------------------------------------------------------
-# NVS: one file (nvs.json) in the device folder.  Every set_*/erase_key is on flash
+# NVS: one file per entry in the device folder's nvs/.  Every set_*/erase_key is on flash
 # when it returns, as on the chip: ESP-IDF's nvs_set_* write the entry at once and
 # nvs_commit() is a no-op ("no-op for now, to be used when intermediate cache is
 # added", components/nvs_flash/src/nvs_api.cpp; NVSHandleSimple::commit() returns
 # ESP_OK), which the port's NVS.commit() calls (ports/esp32/esp32_nvs.c:126-132).
-# The file is replaced by rename, so a power cut leaves the old or the new value.
+# An entry's file is replaced by rename, so a power cut leaves the old or the new value.
 
-_NVS_FILE = "nvs.json"
+_NVS_DIR = "nvs"           # one file per entry: <namespace>.<key>, its kind, then its value
 _NVS_KEY_MAX = 15
-_nvs = {"data": None}
+_KIND_I32 = b"I"
+_KIND_BLOB = b"B"
 
 
-def _nvs_path():
-    return sim_device.path_in_device(_NVS_FILE)
+def _nvs_path(ns, key):
+    return sim_device.path_in_device(_NVS_DIR + "/" + ns + "." + key)
 
 
-def _nvs_load():
-    if _nvs["data"] is None:
-        data = {}
-        try:
-            with open(_nvs_path()) as f:
-                data = json.load(f)
-        except OSError:
-            pass
-        except ValueError:
-            data = {}  # a torn file cannot happen (rename), but never crash on it
-        _nvs["data"] = data
-    return _nvs["data"]
-
-
-def _nvs_store():
-    path = _nvs_path()
+def _nvs_write(path, kind, value):
+    # Durable when set_* returns, as the chip's nvs_set_* (written to flash at once):
+    # a temporary file renamed over the entry.  The value is written from the caller's
+    # buffer as it is: NVS is C on the chip and takes nothing from the MicroPython heap,
+    # so the fake keeps its own allocations small too.
+    try:
+        os.mkdir(sim_device.path_in_device(_NVS_DIR))
+    except OSError:
+        pass
     tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(json.dumps(_nvs["data"]))
+    with open(tmp, "wb") as f:
+        f.write(kind)
+        f.write(value)
     os.rename(tmp, path)
 
 
 def sim_nvs_forget():
-    """Drop the in-memory copy (as a power cut does): the next access reads the
-    file again.  Nothing is lost: every set_* was stored when it returned."""
-    _nvs["data"] = None
+    """A power cut: nothing is kept in memory (every set_* was on flash when it returned,
+    each get_* reads it), so there is nothing to drop."""
 
 
 class NVS:
@@ -100,53 +92,56 @@ class NVS:
             raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
         self._ns = namespace
 
-    def _table(self):
-        return _nvs_load().setdefault(self._ns, {})
-
     def _check_key(self, key):
         if len(key) > _NVS_KEY_MAX:
             raise _esp_err(_ESP_ERR_NVS_KEY_TOO_LONG)
         if not key:
             raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
 
-    def _get(self, key, kind):
+    def _open(self, key, kind):
+        """The entry's file, positioned at its value, and the value's length."""
         self._check_key(key)
-        entry = self._table().get(key)
-        if entry is None:
-            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND)
-        if entry[0] != kind:
+        path = _nvs_path(self._ns, key)
+        try:
+            size = os.stat(path)[6] - 1
+            f = open(path, "rb")
+        except OSError:
+            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND) from None
+        if f.read(1) != kind:
+            f.close()
             raise _esp_err(_ESP_ERR_NVS_TYPE_MISMATCH)
-        return entry[1]
+        return f, size
 
     def set_i32(self, key, value):
         self._check_key(key)
         if not -0x80000000 <= value <= 0x7FFFFFFF:
             raise OverflowError("overflow converting long int to machine word")
-        self._table()[key] = ["i32", value]
-        _nvs_store()
+        _nvs_write(_nvs_path(self._ns, key), _KIND_I32, struct.pack("<i", value))
 
     def get_i32(self, key):
-        return self._get(key, "i32")
+        f, _ = self._open(key, _KIND_I32)
+        with f:
+            return struct.unpack("<i", f.read(4))[0]
 
     def set_blob(self, key, value):
         self._check_key(key)
-        self._table()[key] = ["blob", _hexlify(bytes(value)).decode()]
-        _nvs_store()
+        _nvs_write(_nvs_path(self._ns, key), _KIND_BLOB, value)
 
     def get_blob(self, key, buffer):
-        data = _unhexlify(self._get(key, "blob"))
-        if len(buffer) < len(data):
-            raise _esp_err(_ESP_ERR_NVS_INVALID_LENGTH)
-        buffer[0:len(data)] = data
-        return len(data)
+        f, size = self._open(key, _KIND_BLOB)
+        with f:
+            if len(buffer) < size:
+                raise _esp_err(_ESP_ERR_NVS_INVALID_LENGTH)
+            if size:
+                f.readinto(memoryview(buffer)[:size])
+        return size
 
     def erase_key(self, key):
         self._check_key(key)
-        table = self._table()
-        if key not in table:
-            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND)
-        del table[key]
-        _nvs_store()
+        try:
+            os.remove(_nvs_path(self._ns, key))
+        except OSError:
+            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND) from None
 
     def commit(self):
         # A no-op in ESP-IDF (see above): the values are on flash already.

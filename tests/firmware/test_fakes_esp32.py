@@ -67,7 +67,8 @@ def test_nvs_writes_leave_no_temporary_file():
     nvs = esp32.NVS("x")
     nvs.set_i32("v", 3)
     nvs.commit()
-    assert sorted(os.listdir(path)) == ["nvs.json"]
+    assert sorted(os.listdir(path)) == ["nvs"]
+    assert sorted(os.listdir(path + "/nvs")) == ["x.v"]
 
 
 def test_default_partition_table():
