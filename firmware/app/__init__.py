@@ -8,11 +8,13 @@ from micropython import const
 
 LEXICON = "lexicon.dawg"
 VERIFIED = "lexicon.ok"     # digest of the list's full check: opened by its header after
-# The word list's block cache: 4 KB where the heap can grow large (PSRAM), 2 KB on a
-# board with internal RAM only (the lean target), where a lookup then reads 6.8 flash
-# blocks instead of 5.6 (bench/bench_lexicon.py --cache): nothing a player notices.
+# The word list's block cache: 4 KB where the heap can grow large (PSRAM), 4 slots
+# (1088 B) on a board with internal RAM only (the lean target), where a lookup then
+# reads 7.9 flash blocks instead of 5.9 (bench/bench_lexicon.py --cache 1088): a few
+# 272-byte flash reads more, nothing a player notices; 2 KB cost 0.9 KB more heap
+# for 0.7 fewer reads.
 _CACHE_LARGE = const(4096)
-_CACHE_SMALL = const(2048)
+_CACHE_SMALL = const(1088)
 _LARGE_HEAP = const(512 * 1024)
 
 
