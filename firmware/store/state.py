@@ -33,7 +33,10 @@ class GameState:
     def __init__(self, nvs, period_ms=PERIOD_MS):
         self._nvs = nvs
         self.period_ms = period_ms
-        self._last = None          # bytes last written (or read back)
+        self._last = None          # the record last written (or read back)
+        self._last_n = 0
+        self._rec = None           # the record being built: reused, so a save allocates
+                                   # no record-sized block once the game has begun
         self._last_at = 0
         self._have_time = False
         self.writes = 0            # number of NVS commits (wear figure)
@@ -58,6 +61,7 @@ class GameState:
             raise ValueError("game state: wrong length")
         record = bytes(buf[:n])
         self._last = record
+        self._last_n = n
         return (record[HEAD_SIZE:HEAD_SIZE + a], record[HEAD_SIZE + a:HEAD_SIZE + a + b],
                 record[HEAD_SIZE + a + b:])
 
@@ -67,17 +71,28 @@ class GameState:
 
     def save(self, snapshot, now, terminal=b"", lines=b""):
         """Store the parts unless they are what is stored already; True if written."""
-        if HEAD_SIZE + len(snapshot) + len(terminal) + len(lines) > MAX_BLOB:
+        a, b, c = len(snapshot), len(terminal), len(lines)
+        n = HEAD_SIZE + a + b + c
+        if n > MAX_BLOB:
             raise ValueError("game state too long")
-        record = (struct.pack(_HEAD, MAGIC, VERSION, len(snapshot), len(terminal), len(lines))
-                  + snapshot + terminal + lines)
         self._last_at = now
         self._have_time = True
-        if record == self._last:
+        rec = self._rec
+        if rec is None or len(rec) < n:
+            rec = self._rec = bytearray(n + 64)       # room for the log lines to grow
+        struct.pack_into(_HEAD, rec, 0, MAGIC, VERSION, a, b, c)
+        rec[HEAD_SIZE:HEAD_SIZE + a] = snapshot
+        rec[HEAD_SIZE + a:HEAD_SIZE + a + b] = terminal
+        rec[HEAD_SIZE + a + b:n] = lines
+        last = self._last
+        if last is not None and self._last_n == n and _same(rec, last, n):
             return False
-        self._nvs.set_blob(KEY, record)
+        self._nvs.set_blob(KEY, memoryview(rec)[:n])
         self._nvs.commit()
-        self._last = record
+        # the buffers change places: the one just stored is the one to compare with
+        self._rec = last if isinstance(last, bytearray) else None
+        self._last = rec
+        self._last_n = n
         self.writes += 1
         return True
 
@@ -95,3 +110,10 @@ def create():
     import esp32
 
     return GameState(esp32.NVS(NAMESPACE))
+
+
+def _same(x, y, n):
+    for i in range(n):
+        if x[i] != y[i]:
+            return False
+    return True

@@ -26,12 +26,13 @@ def partition(freq, keys):
     n = len(freq)
     if n <= keys:
         return [(i, i + 1) for i in range(n)]
-    inf = 1 << 62
+    inf = 0x3FFFFFFF    # the largest small int on the chip (1 << 62 is a big int there)
     # best[g][j]: least cost of the first j tiles in g groups; no table of all
     # group costs (one n*n dict was a 4.7 KB block): for each end j, the
     # costs of the groups i..j-1 come from growing one sorted group leftwards.
+    # cut[g][j] < n + 1 <= 256: a bytearray a row, a quarter of a list's heap.
     best = [[inf] * (n + 1) for _ in range(keys + 1)]
-    cut = [[0] * (n + 1) for _ in range(keys + 1)]
+    cut = [bytearray(n + 1) for _ in range(keys + 1)]
     best[0][0] = 0
     group = []          # freq of tiles i..j-1, most frequent first
     cost_to = [0] * (n + 1)

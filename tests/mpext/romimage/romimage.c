@@ -1,5 +1,8 @@
 // romimage.map(path) -> memoryview over the file, mapped read-only with mmap.
 // romimage.heap() -> (bytes, areas) of the GC heap (below).
+// romimage.ram(n) -> a writable memoryview of n zero bytes outside the GC heap: the RAM of
+// a simulated peripheral (a display controller's picture memory), which is in the
+// peripheral, not in the chip's heap.
 //
 // The host's stand-in for a ROMFS partition in memory-mapped flash: the bytes are
 // outside MicroPython's GC heap, so vfs.VfsRom over this memoryview imports .mpy files
@@ -42,6 +45,19 @@ static mp_obj_t romimage_map(mp_obj_t path_in) {
 }
 static MP_DEFINE_CONST_FUN_OBJ_1(romimage_map_obj, romimage_map);
 
+static mp_obj_t romimage_ram(mp_obj_t size_in) {
+    mp_int_t n = mp_obj_get_int(size_in);
+    if (n <= 0) {
+        mp_raise_ValueError(NULL);
+    }
+    void *data = mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        mp_raise_OSError(MP_ENOMEM);
+    }
+    return mp_obj_new_memoryview('B' | MP_OBJ_ARRAY_TYPECODE_FLAG_RW, (size_t)n, data);
+}
+static MP_DEFINE_CONST_FUN_OBJ_1(romimage_ram_obj, romimage_ram);
+
 // romimage.heap() -> (bytes, areas): the heap's size now, all its areas together (the
 // chip's heap grows area by area; gc.mem_free() counts what it may still grow by).
 static mp_obj_t romimage_heap(void) {
@@ -68,6 +84,7 @@ static const mp_rom_map_elem_t romimage_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR___name__), MP_ROM_QSTR(MP_QSTR_romimage) },
     { MP_ROM_QSTR(MP_QSTR_map), MP_ROM_PTR(&romimage_map_obj) },
     { MP_ROM_QSTR(MP_QSTR_heap), MP_ROM_PTR(&romimage_heap_obj) },
+    { MP_ROM_QSTR(MP_QSTR_ram), MP_ROM_PTR(&romimage_ram_obj) },
     { MP_ROM_QSTR(MP_QSTR_chip_names), MP_ROM_PTR(&romimage_chip_names_obj) },
 };
 static MP_DEFINE_CONST_DICT(romimage_globals, romimage_globals_table);
