@@ -71,10 +71,10 @@ def parse(argv):
         return None                  # its arguments are the simulator's
     err = io.StringIO()
     try:
-        with contextlib.redirect_stderr(err):
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             TOOLS[tool]().parse_args(args)
-    except SystemExit:
-        return err.getvalue().strip().splitlines()[-1]
+    except SystemExit as e:
+        return None if e.code == 0 else (err.getvalue().strip() or "exit %s" % e.code)
     return None
 
 
