@@ -169,8 +169,9 @@ class Device:
             self._apply_config(now)
         if self._preset_pending and engine.fresh() and not self._running():
             self._apply_preset(now)
-        if self.recovered and self._running():
-            self.recovered = False       # the game goes on
+        if self.recovered and (self._running() or engine.fresh()):
+            # the game goes on, or the referee reset it: the next game is no recovery
+            self.recovered = False
             self._update_status()
         self._leds()
         self._persist(now)

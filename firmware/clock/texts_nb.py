@@ -11,7 +11,7 @@ TEXTS = """\
 overtime OVERTID
 pause PAUSE
 challenge UTFORDRING
-hold VENT
+hold HOLD
 forfeit TAPT
 game_over SLUTT
 late FORSINKET

@@ -450,3 +450,89 @@ def test_the_pause_switch_can_wake_both_boards_from_deep_sleep():
             assert esp32.sim_wake_ext0() is None
     finally:
         machine.sim_chip(board)
+
+
+# The status LED after a recovery (issue 13, point 10): lit while the recovered game
+# waits paused, dark once the next game is set up, whichever way it is reset, and dark
+# through that game's first presses.  What is read is the LED's pin, as a player sees it.
+
+def _status_led():
+    return machine.sim_level(hwconfig.PIN_LED_STATUS)
+
+
+def _recovered_paused(rig):
+    """A game cut while running: it comes back paused, the status LED lit."""
+    _a_play_by_left(rig)
+    dev = _cut(rig)
+    rig.run(100)
+    assert dev.recovered and dev.engine.paused and dev.engine.phase == PHASE_PLAY
+    assert _status_led() == 1
+    assert "After power loss" in rig.screen()
+    return dev
+
+
+def _next_game_keeps_the_status_led_dark(rig):
+    assert rig.dev.engine.phase != PHASE_PLAY
+    assert _status_led() == 0
+    assert "After power loss" not in rig.screen()        # nor the idle screen's note
+    rig.run(5000)                        # waiting for the first press
+    assert _status_led() == 0
+    rig.press("right")                   # the next game's first press: left runs
+    assert rig.dev.engine.display(0).running
+    assert _status_led() == 0
+    for _ in range(3):
+        rig.run(2000)
+        rig.press("left")
+        assert _status_led() == 0
+        rig.run(2000)
+        rig.press("right")
+        assert _status_led() == 0
+    rig.press("pause")                   # the LED still means something: a pause lights it
+    assert _status_led() == 1
+    rig.press("pause")
+    assert _status_led() == 0
+
+
+def test_status_led_is_dark_after_a_recovery_then_a_reset_by_the_referee():
+    rig = _rig()
+    try:
+        _recovered_paused(rig)
+        rig.keys("D")
+        _pin(rig)
+        rig.keys("4#D")                  # the referee resets: the next game
+        rig.run(20)
+        _next_game_keeps_the_status_led_dark(rig)
+    finally:
+        runtime_rig.leave()
+
+
+def test_status_led_is_dark_after_a_recovery_then_a_reset_over_the_link():
+    from app.services import Services
+
+    rig = _rig()
+    try:
+        dev = _recovered_paused(rig)
+        services = Services(dev, lambda: (None, ""))
+        assert services.reset_game()[0] is False          # the recovered game is in progress
+        rig.run(100)
+        assert _status_led() == 1
+        ok, message = services.reset_game(force=True)     # clockctl reset --force
+        assert ok, message
+        rig.run(20)
+        _next_game_keeps_the_status_led_dark(rig)
+    finally:
+        runtime_rig.leave()
+
+
+def test_status_led_goes_dark_when_the_recovered_game_goes_on():
+    rig = _rig()
+    try:
+        dev = _recovered_paused(rig)
+        rig.press("pause")               # the players resume the recovered game
+        assert dev.engine.display(1).running and not dev.recovered
+        assert _status_led() == 0
+        rig.run(3000)
+        rig.press("right")
+        assert _status_led() == 0
+    finally:
+        runtime_rig.leave()
