@@ -34,7 +34,7 @@ def browser(tmp_path_factory):
 def open_page(browser, sim):
     page = browser.new_page()
     page.goto(sim.url)
-    page.wait_for_function("window.tileclock && window.tileclock.ready", timeout=20000)
+    page.wait_for_function("window.tileclock && window.tileclock.ready", timeout=60000)
     return page
 
 
@@ -42,7 +42,7 @@ def panel(page, name):
     return page.evaluate("n => window.tileclock.state.panels[n]", name)
 
 
-def wait_js(page, expr, arg=None, timeout=20000):
+def wait_js(page, expr, arg=None, timeout=60000):
     page.wait_for_function(expr, arg=arg, timeout=timeout)
 
 
@@ -50,7 +50,7 @@ BAR = """([name, y]) => { const t = window.tileclock; let n = 0;
   while (n < 128 && t.pixel(name, n, y)) n++; return n; }"""
 
 
-def bar_is(page, name, y, n, timeout=20000):
+def bar_is(page, name, y, n, timeout=60000):
     page.wait_for_function("([name, y, n]) => (" + BAR + ")([name, y]) === n",
                            arg=[name, y, n], timeout=timeout)
 
@@ -80,10 +80,10 @@ def test_mouse_and_keyboard_drive_the_fixture(browser, tmp_path):
         page.keyboard.up("a")
         # Challenge held: the buzzer shows.
         page.keyboard.down("x")
-        page.wait_for_function("window.tileclock.state.buzzer.on", timeout=20000)
+        page.wait_for_function("window.tileclock.state.buzzer.on", timeout=60000)
         assert "2700 Hz" in page.inner_text("#buzzer")
         page.keyboard.up("x")
-        page.wait_for_function("!window.tileclock.state.buzzer.on", timeout=20000)
+        page.wait_for_function("!window.tileclock.state.buzzer.on", timeout=60000)
         # The page's pixels are the panel model's pixels.
         state = sim.state()
         assert page.evaluate("window.tileclock.state.panels.left.rows") == state["panels"]["left"]["rows"]
@@ -116,7 +116,7 @@ def test_real_firmware_screenshot(browser, tmp_path):
         # firmware reacts (its debounce rejects a press of no length).
         page.keyboard.down("m")
         page.wait_for_function("r => JSON.stringify(window.tileclock.state.panels.left.rows) !== "
-                               "JSON.stringify(r)", arg=before, timeout=20000)
+                               "JSON.stringify(r)", arg=before, timeout=60000)
         page.keyboard.up("m")
         page.screenshot(path=str(shots / "running.png"))
         assert (shots / "running.png").stat().st_size > 10000
