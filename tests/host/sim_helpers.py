@@ -143,3 +143,11 @@ def drawn(panel: dict, text: str, size: int = 1) -> bool:
 def band(panel: dict, y0: int, y1: int) -> list[str]:
     """The rows y0..y1-1 of a panel (to see that a line changed)."""
     return panel["rows"][y0:y1]
+
+
+def press(sim, name, effect, what):
+    """Hold a button until its effect shows, then let go."""
+    sim.post("/api/button", {"name": name, "down": True})
+    state = sim.wait_for(effect, what=what)
+    sim.post("/api/button", {"name": name, "down": False})
+    return state

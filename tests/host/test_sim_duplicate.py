@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.sim_helpers import REPO, Sim, drawn, panel_lines, pixel, pixel_of
+from tests.host.sim_helpers import REPO, Sim, drawn, panel_lines, pixel, pixel_of, press
 
 sys.path.insert(0, str(REPO / "firmware"))
 from render import sevenseg  # noqa: E402  (pure geometry)
@@ -93,13 +93,6 @@ def sim(tmp_path):
     yield s
     err = s.stop()
     assert "Traceback" not in err, err[-3000:]
-
-
-def press(sim, name, effect, what):
-    sim.post("/api/button", {"name": name, "down": True})
-    state = sim.wait_for(effect, what=what)
-    sim.post("/api/button", {"name": name, "down": False})
-    return state
 
 
 def keys(sim, text):

@@ -20,15 +20,9 @@ MEDIUM, LARGE = 1, 2
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    from tests.host.test_sim_page import ARGS
+    from tests.host.test_sim_page import chromium
 
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with playwright_api.sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True,
-            args=ARGS, viewport={"width": 1280, "height": 1000})
-        yield ctx
-        ctx.close()
+    yield from chromium(tmp_path_factory, 1000)
 
 
 def panel(page, name):

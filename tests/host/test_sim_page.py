@@ -20,15 +20,20 @@ if not Path(CHROMIUM).exists():
                 allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium(tmp_path_factory, height):
+    """Headless Chromium with its own profile folder, for a module's tests."""
     profile = tmp_path_factory.mktemp("chromium-profile")
     with playwright_api.sync_playwright() as p:
         ctx = p.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True,
-            args=ARGS, viewport={"width": 1280, "height": 900})
+            args=ARGS, viewport={"width": 1280, "height": height})
         yield ctx
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    yield from chromium(tmp_path_factory, 900)
 
 
 def open_page(browser, sim):
