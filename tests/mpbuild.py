@@ -34,7 +34,7 @@ BUILD = REPO / "build"
 MODULES = REPO / "tests" / "mpext"
 GENERATED = BUILD / "mpext"          # MODULES plus chipnames.c, what the build compiles
 # The ESP32 API stubs the static check uses (host_tools/bootstrap.py puts them here).
-STUBS = REPO / ".venv" / "stubs"
+STUBS = REPO / ".venv" / "stubs"          # one folder per target: .venv/stubs/<target>/
 CHIP_MODULES = ("machine", "esp32")
 # What the unix port must leave out to build without a 32-bit libffi or mbedTLS; the
 # rest is the standard variant (asyncio frozen, VfsRom, VfsLfs2, framebuf).
@@ -70,11 +70,18 @@ def chip_names() -> list[str]:
     take room in the heap's qstr pools.  chipnames.c makes them static here too."""
     import ast
 
+    from host_tools.targets import TARGETS
+
     names = set()
-    for module in CHIP_MODULES:
-        path = STUBS / (module + ".pyi")
-        if not path.exists():
-            continue
+    paths = [STUBS / target / (module + ".pyi") for target in sorted(TARGETS)
+             for module in CHIP_MODULES]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        # Without them the fakes' names would be dynamic and the memory figures wrong.
+        raise BuildError("the ESP32 API stubs are missing (%s): run `python3 -m tests`, "
+                         "which installs them" % ", ".join(str(p) for p in missing))
+    for path in paths:
+        module = path.stem
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 names.add(node.name)
