@@ -99,6 +99,19 @@ def selftest_requested(board):
     return board.buttons.is_down("pause")
 
 
+def link_task(dev, clock, stream_in, stream_out):
+    """The link's asyncio task (a coroutine, not started), with its handler; the memory
+    tests make it here too, so that they hold what a running clock holds."""
+    import hal_link
+    from app.services import Services
+    from link.handler import LinkHandler
+    from link.server import serve
+
+    # The link task owns stdin: Ctrl-C is data while it runs (link/server.py).
+    return serve(stream_in, stream_out, LinkHandler(Services(dev, open_lexicon)),
+                 hal_link.set_baud, clock)
+
+
 def run(link=True, wdt_timeout_ms=None, extra=()):
     import asyncio
     import gc
@@ -121,16 +134,7 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
         selftest.run(board, clock)
     dev = build(clock, board)
     gc.collect()
-    server = None
-    if link:
-        import hal_link
-        from app.services import Services
-        from link.handler import LinkHandler
-        from link.server import serve
-
-        # The link task owns stdin: Ctrl-C is data while it runs (link/server.py).
-        server = serve(sys.stdin.buffer, sys.stdout.buffer, LinkHandler(Services(dev, open_lexicon)),
-                       hal_link.set_baud, clock)
+    server = link_task(dev, clock, sys.stdin.buffer, sys.stdout.buffer) if link else None
     def on_hang(now):
         dev.save(now)
         dev.flush_log(now)

@@ -40,12 +40,12 @@ BUTTON_NAMES = ("left", "right", "pause", "challenge")
 # The pause switch held this long by the player whose clock it stopped asks on
 # the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
 FINISH_HOLD_MS = 2000
-LOG_FLUSH_MS = 10000
+_LOG_FLUSH_MS = const(10000)
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
-# after every event and at least every LOG_FLUSH_MS, far fewer than this
-LOG_CAPACITY = 16
+# after every event and at least every _LOG_FLUSH_MS, far fewer than this
+_LOG_CAPACITY = const(16)
 # game log lines the state record keeps while the file cannot take them
-PENDING_MAX = 8
+_PENDING_MAX = const(8)
 # The panels' power and burn-in (hardware/README.md, Power budget): a player's panel
 # dims once no clock has run for _DIM_AFTER_MS (paused, before and after a game), the
 # terminal once nothing happened on it for as long; any press or key brings the
@@ -53,7 +53,7 @@ PENDING_MAX = 8
 # moves by a pixel (four positions), never while a running clock shows its last
 # _SHIFT_QUIET_MS: digits that jump then could be misread.
 _DIM_AFTER_MS = const(30000)
-DIM_CONTRAST = 32
+_DIM_CONTRAST = const(32)
 _SHIFT_MS = const(60000)
 _SHIFT_QUIET_MS = const(10000)
 
@@ -118,7 +118,7 @@ class Device:
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
         self._wake_press = self.reset_cause == "sleep" and self.board.buttons.is_down("pause")
-        terminal = restore(self, now, LOG_CAPACITY)
+        terminal = restore(self, now, _LOG_CAPACITY)
         unload(("app.restore", "clock.snapshot_load"))
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
         if self.flow is not None:
@@ -264,7 +264,7 @@ class Device:
             self.commit(now)
         elif self._running() and self.state.due(now):
             self.save(now)
-        if ticks_diff(now, self._log_at) >= LOG_FLUSH_MS:
+        if ticks_diff(now, self._log_at) >= _LOG_FLUSH_MS:
             self.flush_log(now)
 
     def commit(self, now):
@@ -316,8 +316,8 @@ class Device:
             for line in source.lines_since(self._log_seq):
                 pending.append(line[:-1] + stamp)
             self._log_seq = last[0]
-        if len(pending) > PENDING_MAX:
-            del pending[:len(pending) - PENDING_MAX]
+        if len(pending) > _PENDING_MAX:
+            del pending[:len(pending) - _PENDING_MAX]
 
     def _stamp(self):
         # what a game log line gets at its end: the wall-clock time the host set (null
@@ -369,7 +369,7 @@ class Device:
         if (preset["move_ms"] > 0) != engine.duplicate:
             # a duplicate game and a game on two clocks are different engines; the log
             # numbering goes on (nothing of a game happened on this one: fresh)
-            self.engine = new_engine(preset, self.clock, LOG_CAPACITY, engine.log.next_seq())
+            self.engine = new_engine(preset, self.clock, _LOG_CAPACITY, engine.log.next_seq())
             if self.flow is not None:
                 self.flow.engine = self.engine
         else:
@@ -408,7 +408,7 @@ class Device:
         self._move(now)
         shift = self.shift
         contrast = self.config.get("contrast", 128)
-        dim = DIM_CONTRAST if DIM_CONTRAST < contrast else contrast
+        dim = _DIM_CONTRAST if _DIM_CONTRAST < contrast else contrast
         players_dim = not self._running() and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS
         for side in (0, 1):
             panel = panels.side(side)

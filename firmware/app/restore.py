@@ -7,13 +7,14 @@
 # just before) go to the file with the first save; the log's numbering goes on
 # after the highest seq in the file or in the record, so it never repeats.
 
+from micropython import const
 from clock import gamelog as gl
 from clock.engine import PHASE_SETUP, Engine, new_engine
 from store.files import size
 
 # what the recovery note says about the restart
 CAUSE_NOTES = {"watchdog": "recovered_wdt", "sleep": "recovered_sleep"}
-TAIL = 512           # bytes read back from the end of a log file to find its last record
+_TAIL = const(512)  # bytes read back from the end of a log file to find its last record
 
 
 def restore(dev, now, capacity):
@@ -97,7 +98,7 @@ def last_seq(logfile):
         if n <= 0:
             continue
         with open(path, "rb") as f:
-            f.seek(max(0, n - TAIL))
+            f.seek(max(0, n - _TAIL))
             tail = f.read()
         best = -1
         for raw in tail.split(b"\n"):

@@ -1,12 +1,13 @@
 # The cell at its lowest safe voltage ("empty"): the game is saved (a challenge
-# stays at its step), the panels say so, and SLEEP_AFTER_MS later the device
+# stays at its step), the panels say so, and _SLEEP_AFTER_MS later the device
 # goes to deep sleep until the pause switch wakes it (hal_power); the game then
 # comes back from NVS.  Loaded only when the battery runs empty.
 
+from micropython import const
 from terminal.screen import Screen
 from timebase import ticks_add
 
-SLEEP_AFTER_MS = 10000
+_SLEEP_AFTER_MS = const(10000)
 
 
 def announce(dev, now):
@@ -18,7 +19,7 @@ def announce(dev, now):
     screen.show([dev.label("battery_empty"), "", dev.label("game_saved"), ""]
                 + dev.label("charge_hint").split("\n"))
     dev.sleep_screen = screen
-    dev.sleep_at = ticks_add(now, SLEEP_AFTER_MS)
+    dev.sleep_at = ticks_add(now, _SLEEP_AFTER_MS)
 
 
 def sleep(dev, now):

@@ -5,7 +5,7 @@
 from micropython import const
 
 _MINUTE = const(60000)
-_MAX_MS = 99 * _MINUTE + 59000  # the display shows at most 99:59
+_MAX_MS = const(99 * _MINUTE + 59000)  # the display shows at most 99:59
 # Duplicate: one countdown per move of 1-3 minutes (RULES.md, FISF duplicate)
 _MOVE_MIN = const(60000)
 _MOVE_MAX = const(180000)

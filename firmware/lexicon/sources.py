@@ -2,9 +2,10 @@
 # flash partition (esp32.Partition or anything with the same readblocks()).
 # A source only reads; the reader's cache decides what and when.
 
+from micropython import const
 import os
 
-PARTITION_BLOCK = 4096      # esp32.Partition's erase block, the unit of readblocks()
+_PARTITION_BLOCK = const(4096)  # esp32.Partition's erase block, the unit of readblocks()
 
 
 class FileSource:
@@ -26,7 +27,7 @@ class PartitionSource:
     def __init__(self, partition):
         self.partition = partition
         self.size = partition.info()[3]     # (type, subtype, addr, size, label, encrypted)
-        self.block = partition.ioctl(5, 0) or PARTITION_BLOCK    # 5: the block size it was opened with
+        self.block = partition.ioctl(5, 0) or _PARTITION_BLOCK    # 5: the block size it was opened with
 
     def read_at(self, offset, buf):
         n = len(buf)

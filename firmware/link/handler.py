@@ -18,6 +18,7 @@
 # that the runtime opens the new list by its header alone.  Until then the old
 # list stays in use.
 
+from micropython import const
 import json
 import os
 import binascii
@@ -52,8 +53,8 @@ VERIFIED = "lexicon.ok"      # digest of lexicon.dawg's full check (docs/wordlis
 CHECK_BYTES = 65536
 
 # Payload limits: a chunk of word list data, a piece of a log.
-CHUNK_MAX = 1024
-LOG_PIECE = 1024
+_CHUNK_MAX = const(1024)
+_LOG_PIECE = const(1024)
 
 
 class LinkError(Exception):
@@ -118,9 +119,9 @@ def error_payload(code, msg):
 
 
 class LinkHandler:
-    def __init__(self, services, chunk=CHUNK_MAX, log_piece=LOG_PIECE):
+    def __init__(self, services, chunk=_CHUNK_MAX, log_piece=_LOG_PIECE):
         self.services = services
-        self.chunk = min(chunk, CHUNK_MAX)
+        self.chunk = min(chunk, _CHUNK_MAX)
         self.log_piece = log_piece
         # What the device shows: None, or (phase, done, total) with phase one of
         # "receive", "verify", "done", "failed".

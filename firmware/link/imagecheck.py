@@ -3,12 +3,13 @@
 # link accepts exactly what the reader will open: same header limit, same
 # tables), then the full check of the body runs one page at a time.
 
+from micropython import const
 import os
 
 from lexicon.reader import MAX_HEADER, Lexicon, LexiconError  # noqa: F401 (the one limit)
 from lexicon.sources import FileSource
 
-BLOCK = 4096
+_BLOCK = const(4096)
 
 
 class ImageError(Exception):
@@ -87,7 +88,7 @@ def verify_steps(path, whole_crc=None, whole_size=None):
     yield _header(lex, size)
 
 
-def prefix_crc_steps(path, length, block=BLOCK):
+def prefix_crc_steps(path, length, block=_BLOCK):
     """CRC-32 of the first `length` bytes of a file; yields None per block, then the CRC."""
     import binascii
 

@@ -13,7 +13,7 @@
 #
 # Baud rate (the WROOM's UART0; on native USB the rate means nothing): BAUD asks the
 # device to switch.  The reply goes out at the old rate, then the port switches; if
-# no good frame arrives at the new rate within PROBATION_MS, or none for IDLE_REVERT_MS
+# no good frame arrives at the new rate within _PROBATION_MS, or none for IDLE_REVERT_MS
 # later, the device goes back to the rate it booted with, where a new host finds it.
 
 from micropython import const
@@ -26,10 +26,10 @@ from timebase import ticks_diff
 IDLE_MS = 10
 _READ_MAX = const(256)
 BAUD = 0x05
-BAUD_REPLY = 0x85
+_BAUD_REPLY = const(0x85)
 BOOT_BAUD = 115200
 BAUDS = (115200, 230400, 460800, 921600, 1500000, 2000000)
-PROBATION_MS = 2000
+_PROBATION_MS = const(2000)
 IDLE_REVERT_MS = 10000
 INTERRUPT_CHAR = 3
 
@@ -313,8 +313,8 @@ class Server:
                 "E_ARG", "baud rate %d not offered; the device takes %s"
                 % (baud, ", ".join(str(b) for b in BAUDS) if self.set_baud else "none"))))
             return
-        self.write(frame.encode(BAUD_REPLY, seq, json.dumps(
-            {"ok": True, "baud": baud, "probation_ms": PROBATION_MS}).encode()))
+        self.write(frame.encode(_BAUD_REPLY, seq, json.dumps(
+            {"ok": True, "baud": baud, "probation_ms": _PROBATION_MS}).encode()))
         self._switch(baud)
         if self.clock is not None and baud != BOOT_BAUD:
             self.switched_at = self.clock.ticks_ms()
@@ -346,7 +346,7 @@ class Server:
         if self.baud == BOOT_BAUD:
             return
         if self.switched_at is not None:
-            if ticks_diff(now, self.switched_at) >= PROBATION_MS:
+            if ticks_diff(now, self.switched_at) >= _PROBATION_MS:
                 self.switched_at = None
                 self._switch(BOOT_BAUD)
         elif ticks_diff(now, self.last_good) >= IDLE_REVERT_MS:
@@ -406,7 +406,7 @@ async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_
 # While bytes are coming, look at the port every millisecond: the chip buffers only a
 # few hundred bytes (259 on the UART, 515 on native USB), so a 10 ms nap between two
 # reads would cap a transfer at about 26-50 KB/s whatever the link could carry.
-BUSY_MS = 100
+_BUSY_MS = const(100)
 
 
 async def _loop(read, server, clock):
@@ -419,7 +419,7 @@ async def _loop(read, server, clock):
         if not data:
             now = clock.ticks_ms()
             server.check_rate(now)
-            if ticks_diff(now, last_data) < BUSY_MS:
+            if ticks_diff(now, last_data) < _BUSY_MS:
                 await asyncio.sleep_ms(1) if hasattr(asyncio, "sleep_ms") else await asyncio.sleep(0.001)
             else:
                 await asyncio.sleep(server.pause)

@@ -17,6 +17,7 @@
 # draw() runs only when something visible changed and allocates nothing either: the
 # state's text becomes glyph indices once, when the state changes.
 
+from micropython import const
 from render import sevenseg, typeset
 from render.typeset import MEDIUM, run
 
@@ -26,16 +27,16 @@ EXTRA_NO_WORDLIST = 4
 EXTRA_BATTERY_EMPTY = 8     # the game is saved and the device goes to sleep
 
 WIDTH = 128
-TOP_H = 12
+_TOP_H = const(12)
 TIME_Y = 13
-BOTTOM_Y = 51
+_BOTTOM_Y = const(51)
 TIME_X = (WIDTH - 1 - sevenseg.time_width()) // 2
 MARKER_X = WIDTH - 11       # the turn marker: an arrow-head at the top line's right end
 TOP_WIDTH = MARKER_X - 3    # room for the state's text
 # room for the opponent's label: the bottom line less the opponent's time ("-99:59", 30
 # pixels), the gaps and this player's penalty ("-9999", 28 pixels)
 OPPONENT_WIDTH = WIDTH - 2 - 30 - 5 - 28 - 4
-_GLYPHS = 24                # glyphs of the longest state text
+_GLYPHS = const(24)                # glyphs of the longest state text
 
 
 def _flags(d):
@@ -118,7 +119,7 @@ class PlayerView:
         fb.fill(0)
         running = d.on_turn and d.running
         if running:
-            fb.fill_rect(0, dy, WIDTH, TOP_H, 1)
+            fb.fill_rect(0, dy, WIDTH, _TOP_H, 1)
         color = 0 if running else 1
         key = state_key(d, extra)
         if key is not self._key or (key == "move" and d.move != self._move):
@@ -140,7 +141,7 @@ class PlayerView:
             for i in range(4):
                 fb.vline(MARKER_X + dx + i, dy + 3 + i, 7 - 2 * i, color)
         sevenseg.time_text(fb, TIME_X + dx, TIME_Y + dy, d.text)
-        y = BOTTOM_Y + dy
+        y = _BOTTOM_Y + dy
         if d.penalty_points:
             n = typeset.number(self._num, d.penalty_points, 45, 0)  # "-30"
             run(fb, self._num, 0, n, 1 + dx, y)

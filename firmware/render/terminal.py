@@ -5,14 +5,15 @@
 # `shift` set) moves by one column every few minutes against burn-in (app.device).
 # Redrawn only when the screen's serial or the shift changes.
 
+from micropython import const
 from render import glyphs, typeset
 
 WIDTH = 128
 HEIGHT = 64
-STOP = "\x0b"       # a column stop: the text after it starts at the next multiple of COLUMN
-COLUMN = 43
-_LABEL_X = 10       # the clock rows: "> " before the side's label
-_SPACE = 5          # a space's advance in the pixel font
+STOP = "\x0b"       # a column stop: the text after it starts at the next multiple of _COLUMN
+_COLUMN = const(43)
+_LABEL_X = const(10)       # the clock rows: "> " before the side's label
+_SPACE = const(5)          # a space's advance in the pixel font
 
 
 class TerminalView:
@@ -103,7 +104,7 @@ def _draw(fb, text, x, y, size, tiles):
         # column stops: the keypad's three columns (terminal.help)
         for part in text.split(STOP):
             _draw(fb, part, x, y, size, tiles)
-            x += COLUMN
+            x += _COLUMN
         return
     if size == typeset.SMALL:
         if tiles is not None:

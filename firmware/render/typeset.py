@@ -27,6 +27,27 @@ _NONE = const(255)
 _BAR_ROW = const(11)              # the bar under a tile of several letters
 _MARK_ROWS = const(7)             # rows 0-2: the marks above a letter
 
+# The glyph index of each printable ASCII code (32-126), for run(): a time text or a
+# number is bytes, and looking its characters up with chr() would make a one-character
+# string each, which MicroPython interns (a qstr, taking heap for good on the chip).
+# Built from the font's UTF-8 bytes, so that building it interns nothing either.
+_ASCII = bytearray(95)
+
+
+def _ascii_table():
+    for k in range(95):
+        _ASCII[k] = _NONE
+    i = 0
+    for b in _f.CHARS.encode():
+        if b & 0xC0 == 0x80:
+            continue                  # a continuation byte of the glyph before
+        if 32 <= b < 127:
+            _ASCII[b - 32] = i
+        i += 1
+
+
+_ascii_table()
+
 
 def glyph(ch):
     """The glyph index of one character (the font has capitals, digits and punctuation;
@@ -148,13 +169,10 @@ def run(fb, data, start, end, x, y, size=MEDIUM, color=1, ascii=True):
     """Draw data[start:end]: ASCII bytes (a time text, a number), or with ascii False the
     glyph indices indices() made; with fb None only measure.  Returns the x after the
     last glyph and its space; allocates nothing."""
-    chars = _f.CHARS
     for k in range(start, end):
         i = data[k]
         if ascii:
-            i = chars.find(chr(i))
-            if i < 0:
-                i = _NONE
+            i = _ASCII[i - 32] if 32 <= i < 127 else _NONE
         if fb is None:
             x += _advance(i, size)
         else:

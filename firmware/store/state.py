@@ -15,6 +15,7 @@
 # written at least once a second (period_ms), and at every press, pause, key
 # and challenge step the caller asks for a save at once.
 
+from micropython import const
 import struct
 
 from timebase import ticks_diff
@@ -25,18 +26,22 @@ MAGIC = b"TC"
 VERSION = 2
 _HEAD = "<2sBHHH"
 HEAD_SIZE = 9
-MAX_BLOB = 1536      # the buffer for reading the record back (at start-up only)
-PERIOD_MS = 900      # under 1 s, so that loop jitter never stretches a gap past it
+_MAX_BLOB = const(1536)  # the buffer for reading the record back (at start-up only)
+_PERIOD_MS = const(900)  # under 1 s, so that loop jitter never stretches a gap past it
 
 
+# Room for a record made once, twice (the one being built and the one last stored): a
+# save in mid-game then allocates nothing, and a record-sized block is never asked of a
+# fragmented heap during a challenge.  A record outgrowing it (a long list of challenged
+# words, log lines held back) gets a larger buffer.
+_ROOM = const(512)
 class GameState:
-    def __init__(self, nvs, period_ms=PERIOD_MS):
+    def __init__(self, nvs, period_ms=_PERIOD_MS):
         self._nvs = nvs
         self.period_ms = period_ms
-        self._last = None          # the record last written (or read back)
-        self._last_n = 0
-        self._rec = None           # the record being built: reused, so a save allocates
-                                   # no record-sized block once the game has begun
+        self._rec = bytearray(_ROOM)      # the record being built
+        self._last = bytearray(_ROOM)     # the record last written (or read back)...
+        self._last_n = -1                 # ...and its length (-1: none known)
         self._last_at = 0
         self._have_time = False
         self.writes = 0            # number of NVS commits (wear figure)
@@ -45,7 +50,7 @@ class GameState:
         """(snapshot, terminal, log_lines) as bytes; None if there is no record or it
         is not ours; ValueError if it is ours but cannot be used (damaged, or written
         by a firmware with another layout)."""
-        buf = bytearray(MAX_BLOB)
+        buf = bytearray(_MAX_BLOB)
         try:
             n = self._nvs.get_blob(KEY, buf)
         except OSError:
@@ -59,11 +64,12 @@ class GameState:
             raise ValueError("game state: version %d" % version)
         if HEAD_SIZE + a + b + c != n:
             raise ValueError("game state: wrong length")
-        record = bytes(buf[:n])
-        self._last = record
+        if len(self._last) < n:
+            self._last = bytearray(n)
+        self._last[:n] = memoryview(buf)[:n]
         self._last_n = n
-        return (record[HEAD_SIZE:HEAD_SIZE + a], record[HEAD_SIZE + a:HEAD_SIZE + a + b],
-                record[HEAD_SIZE + a + b:])
+        return (bytes(buf[HEAD_SIZE:HEAD_SIZE + a]), bytes(buf[HEAD_SIZE + a:HEAD_SIZE + a + b]),
+                bytes(buf[HEAD_SIZE + a + b:n]))
 
     def due(self, now):
         """True when a running clock's state is at least one period old."""
@@ -73,24 +79,24 @@ class GameState:
         """Store the parts unless they are what is stored already; True if written."""
         a, b, c = len(snapshot), len(terminal), len(lines)
         n = HEAD_SIZE + a + b + c
-        if n > MAX_BLOB:
+        if n > _MAX_BLOB:
             raise ValueError("game state too long")
         self._last_at = now
         self._have_time = True
         rec = self._rec
-        if rec is None or len(rec) < n:
+        if len(rec) < n:
             rec = self._rec = bytearray(n + 64)       # room for the log lines to grow
         struct.pack_into(_HEAD, rec, 0, MAGIC, VERSION, a, b, c)
         rec[HEAD_SIZE:HEAD_SIZE + a] = snapshot
         rec[HEAD_SIZE + a:HEAD_SIZE + a + b] = terminal
         rec[HEAD_SIZE + a + b:n] = lines
         last = self._last
-        if last is not None and self._last_n == n and _same(rec, last, n):
+        if self._last_n == n and _same(rec, last, n):
             return False
         self._nvs.set_blob(KEY, memoryview(rec)[:n])
         self._nvs.commit()
         # the buffers change places: the one just stored is the one to compare with
-        self._rec = last if isinstance(last, bytearray) else None
+        self._rec = last
         self._last = rec
         self._last_n = n
         self.writes += 1
@@ -103,7 +109,7 @@ class GameState:
             self._nvs.commit()
         except OSError:
             pass
-        self._last = None
+        self._last_n = -1
 
 
 def create():

@@ -18,6 +18,7 @@
 # referee's PIN entry starts and dropped, modules included, when the terminal
 # is back on the neutral screen (docs/runtime.md, Memory).
 
+from micropython import const
 from i18n import tr
 from lazy import unload
 from timebase import ticks_diff
@@ -55,11 +56,12 @@ MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "term
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 
-GUARD_MS = 1500     # keys this soon after a verdict appears or goes are ignored
-NOTICE_MS = 3000
+_GUARD_MS = const(1500)  # keys this soon after a verdict appears or goes are ignored
+_NOTICE_MS = const(3000)
 
-WORD_ROWS = 3       # rows for the words while typing (MEDIUM)
-LIST_ROWS = 4       # rows for the words while confirming (MEDIUM)
+_WORD_ROWS = const(3)  # rows for the words while typing (MEDIUM)
+_LIST_ROWS = const(4)  # rows for the words while confirming (MEDIUM)
+_CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
@@ -77,7 +79,7 @@ class ChallengeFlow:
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
         self.notice_t = 0
-        self.guard_t = None         # keys ignored until GUARD_MS after this tick
+        self.guard_t = None         # keys ignored until _GUARD_MS after this tick
         self.challenger = -1
         self.page = 0
         self.wait_reason = ""       # REFEREE_WAIT: "referee_decides", "no_list", "bad_list"
@@ -213,7 +215,7 @@ class ChallengeFlow:
         return True
 
     def key(self, ch, t):
-        if self.guard_t is not None and ticks_diff(t, self.guard_t) < GUARD_MS:
+        if self.guard_t is not None and ticks_diff(t, self.guard_t) < _GUARD_MS:
             return False
         self.guard_t = None
         state = self.state
@@ -300,7 +302,7 @@ class ChallengeFlow:
             if self.referee.update(t):
                 return self._render()
         elif state == NEUTRAL:
-            if self.notice and ticks_diff(t, self.notice_t) >= NOTICE_MS:
+            if self.notice and ticks_diff(t, self.notice_t) >= _NOTICE_MS:
                 self.notice = ""
                 return self._render()
             if self._mode() != self._drawn_mode:
@@ -438,9 +440,9 @@ class ChallengeFlow:
 
     def _next_page(self):
         rows = self._word_rows()
-        if len(rows) <= LIST_ROWS:
+        if len(rows) <= _LIST_ROWS:
             return False
-        self.page = (self.page + 1) % ((len(rows) + LIST_ROWS - 1) // LIST_ROWS)
+        self.page = (self.page + 1) % ((len(rows) + _LIST_ROWS - 1) // _LIST_ROWS)
         return self._render()
 
     # --- the check and the verdict -------------------------------------------
@@ -629,7 +631,7 @@ class ChallengeFlow:
             lines, sizes = self._neutral_lines()
             shift = True
             if sizes is not None:
-                clocks = CLOCK_ROW
+                clocks = _CLOCK_ROW
         elif state == COUNT:
             lines = [self.text("challenge"), "", self.text("how_many"), ""]
             if self.lexicon is None:
@@ -668,7 +670,7 @@ class ChallengeFlow:
     def _neutral_lines(self):
         # The idle screen: the state (or a short notice) and the battery; both sides'
         # times and penalties (drawn by the terminal view from the engine's display
-        # models, rows CLOCK_ROW and the next); the list; a note; the keys.
+        # models, rows _CLOCK_ROW and the next); the list; a note; the keys.
         engine = self.engine
         self._drawn_mode = self._mode()
         if engine.phase == PHASE_OVER:
@@ -742,9 +744,9 @@ class ChallengeFlow:
     def _entry_lines(self):
         entry = self.entry
         lines = [self.text("word_n") % (entry.current + 1, entry.count)]
-        first = max(0, entry.current - WORD_ROWS + 1)
+        first = max(0, entry.current - _WORD_ROWS + 1)
         tiles = self.lexicon.tiles
-        for i in range(first, first + WORD_ROWS):
+        for i in range(first, first + _WORD_ROWS):
             if i <= entry.current:
                 text = self._word(i) + ("_" if i == entry.current else "")
                 lines.append(_tail("%d %s" % (i + 1, text), tiles))
@@ -763,10 +765,10 @@ class ChallengeFlow:
 
     def _list_lines(self, state):
         rows = self._word_rows()
-        start = self.page * LIST_ROWS
+        start = self.page * _LIST_ROWS
         lines = [self.text("opponent") if state == CONFIRM else self.text("confirmed")]
-        lines += rows[start:start + LIST_ROWS]
-        while len(lines) < LIST_ROWS + 1:
+        lines += rows[start:start + _LIST_ROWS]
+        while len(lines) < _LIST_ROWS + 1:
             lines.append("")
         lines.append(self.text("confirm_keys") if state == CONFIRM else self.text("check_key"))
         return lines
@@ -828,7 +830,6 @@ _ENTRY_SIZES = b"\x00\x01\x01\x01\x01\x00"
 _LIST_SIZES = b"\x00\x01\x01\x01\x01\x00"
 _VERDICT_SIZES = b"\x02\x00\x00\x00\x00\x00"
 _WAIT_SIZES = b"\x00\x00\x01\x01\x01\x00"
-CLOCK_ROW = 1       # the idle screen's rows with both sides' times
 
 
 def _points(n):

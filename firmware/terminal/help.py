@@ -4,12 +4,13 @@
 # its keys and `wordpack legend` prints for the keypad (one KeyMap, terminal.keymap).
 # Loaded only while it is shown (terminal.flow.MODE_MODULES).
 
+from micropython import const
 from render.typeset import MEDIUM, width
 from terminal.screen import TILE
 
 # the keypad's digit keys by row (hwconfig.KEYPAD_LAYOUT: 123A / 456B / 789C / *0#D)
 _GRID = ("123", "456", "789", " 0 ")
-_CELL = 43          # pixels per key column
+_CELL = const(43)          # pixels per key column
 _STOP = "\x0b"      # column stop (render.terminal)
 
 

@@ -10,6 +10,7 @@
 # A preset chosen during a game is for the next game (the running one keeps its
 # own), and the menu says so.
 
+from micropython import const
 from timebase import ticks_diff
 from terminal.entry import WordEntry
 from terminal.flow import COUNT, NEUTRAL
@@ -19,18 +20,18 @@ from i18n import LANGUAGES
 PIN = 0
 MENU = 1
 CHECK = 2
-SETTINGS = 3
-NEW_PIN = 4
-ADJ_SIDE = 5
-ADJ_SECS = 6
+_SETTINGS = const(3)
+_NEW_PIN = const(4)
+_ADJ_SIDE = const(5)
+_ADJ_SECS = const(6)
 RESET_ASK = 7
 PICK = 8            # the referee's verdict on a challenge
 CHALLENGE = 9       # the challenge in progress: take it up again or cancel it
 GAME = 10           # the game menu and its questions (terminal.referee_game): modes >= GAME
 
-MAX_DIGITS = 8
-TRIES = 3           # wrong PINs before the lockout
-LOCK_MS = 30000
+_MAX_DIGITS = const(8)
+_TRIES = const(3)  # wrong PINs before the lockout
+_LOCK_MS = const(30000)
 IDLE_MS = 120000    # an abandoned menu closes itself
 
 
@@ -78,7 +79,7 @@ class Referee:
     def _locked(self, t):
         if self.locked_t is None:
             return False
-        if ticks_diff(t, self.locked_t) >= LOCK_MS:
+        if ticks_diff(t, self.locked_t) >= _LOCK_MS:
             self.locked_t = None
             return False
         return True
@@ -120,21 +121,21 @@ class Referee:
             return self._menu_key(ch, t)
         if mode == CHECK:
             return self._check_key(ch, t)
-        if mode == SETTINGS:
+        if mode == _SETTINGS:
             return self._settings_key(ch, t)
-        if mode == NEW_PIN:
+        if mode == _NEW_PIN:
             return self._new_pin_key(ch, t)
-        if mode == ADJ_SIDE:
+        if mode == _ADJ_SIDE:
             if ch == "1" or ch == "2":
                 self.adj_side = ord(ch) - ord("1")
                 self.adj_negative = False
-                self._to(ADJ_SECS)
+                self._to(_ADJ_SECS)
                 return True
             if ch == "D":
                 self._to(MENU)
                 return True
             return False
-        if mode == ADJ_SECS:
+        if mode == _ADJ_SECS:
             return self._adjust_key(ch, t)
         if mode == RESET_ASK:
             if ch == "#":
@@ -157,7 +158,7 @@ class Referee:
         if self._locked(t):
             return False
         if "0" <= ch <= "9":
-            if len(self.digits) < MAX_DIGITS:
+            if len(self.digits) < _MAX_DIGITS:
                 self.digits += ch
                 self.note = ""
                 return True
@@ -173,10 +174,10 @@ class Referee:
             self.digits = ""
             self.failures += 1
             self.note = "pin_wrong"
-            if self.failures >= TRIES:
+            if self.failures >= _TRIES:
                 self.failures = 0
                 self.locked_t = t
-                self.shown_lock_s = LOCK_MS // 1000
+                self.shown_lock_s = _LOCK_MS // 1000
             return True
         return False
 
@@ -189,10 +190,10 @@ class Referee:
             self.check_entry.begin(1)
             return True
         if ch == "2":
-            self._to(SETTINGS)
+            self._to(_SETTINGS)
             return True
         if ch == "3":
-            self._to(ADJ_SIDE)
+            self._to(_ADJ_SIDE)
             return True
         if ch == "4":
             self._to(RESET_ASK)
@@ -272,7 +273,7 @@ class Referee:
             i = VERDICT_CHOICES_MS.index(ms) if ms in VERDICT_CHOICES_MS else -1
             return self._set("verdict_ms", VERDICT_CHOICES_MS[(i + 1) % len(VERDICT_CHOICES_MS)])
         if ch == "3":
-            self._to(NEW_PIN)
+            self._to(_NEW_PIN)
             return True
         if ch == "4":
             names = _preset_names()
@@ -317,10 +318,10 @@ class Referee:
 
     def _new_pin_key(self, ch, t):
         if ch == "D":
-            self._to(SETTINGS)
+            self._to(_SETTINGS)
             return True
         if "0" <= ch <= "9":
-            if len(self.digits) < MAX_DIGITS:
+            if len(self.digits) < _MAX_DIGITS:
                 self.digits += ch
                 return True
             return False
@@ -329,7 +330,7 @@ class Referee:
             return True
         if ch == "#":
             ok, message = self.flow.settings.set("referee_pin", self.digits)
-            self._to(SETTINGS if ok else NEW_PIN)
+            self._to(_SETTINGS if ok else _NEW_PIN)
             self.note = "saved" if ok else "rejected"
             return True
         return False
@@ -378,7 +379,7 @@ class Referee:
             if not self._locked(t):
                 self.shown_lock_s = -1
                 return True
-            left = (LOCK_MS - ticks_diff(t, self.locked_t) + 999) // 1000
+            left = (_LOCK_MS - ticks_diff(t, self.locked_t) + 999) // 1000
             if left != self.shown_lock_s:
                 self.shown_lock_s = left
                 return True
@@ -418,7 +419,7 @@ class Referee:
             answer = (self.check_line + "\n").split("\n")
             return [text("menu_check")[2:], "", entry.text(0) + "_", "", answer[0], answer[1],
                     entry.legend(), text("menu_exit")]
-        if mode == SETTINGS:
+        if mode == _SETTINGS:
             settings = flow.settings
             move = self._move_ms()
             return [text("menu_settings")[2:],
@@ -428,12 +429,12 @@ class Referee:
                     text("set_preset") % settings.get("preset", "-") if _preset_names() else "",
                     text("set_move") % (move // 60000, move // 1000 % 60) if move else "",
                     note, text("menu_exit")]
-        if mode == NEW_PIN:
+        if mode == _NEW_PIN:
             return [text("set_pin")[2:], "", text("new_pin") + " " + self.digits, "", note,
                     "", "", text("menu_exit")]
-        if mode == ADJ_SIDE:
+        if mode == _ADJ_SIDE:
             return [text("menu_time")[2:], "", text("adj_side"), "", "", "", "", text("menu_exit")]
-        if mode == ADJ_SECS:
+        if mode == _ADJ_SECS:
             side = text("side_%d" % self.adj_side)
             value = int(self.digits) if self.digits else 0
             typed = "%s%02d:%02d" % ("-" if self.adj_negative else " ", value // 100, value % 100)

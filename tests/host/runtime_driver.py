@@ -255,9 +255,10 @@ class Challenger(Player):
         return verdict
 
 
-def run_tasks(dev, clock, ms, sample):
-    """The asyncio tasks of app.tasks (tick, keypad, display, battery, watchdog) for
-    `ms` of real time, the manual clock keeping pace, with a press on each side."""
+def run_tasks(dev, clock, ms, sample, server=None):
+    """The asyncio tasks of app.tasks (tick, keypad, display, battery, watchdog, and the
+    link's `server` task) for `ms` of real time, the manual clock keeping pace, with a
+    press on each side."""
     import asyncio
     from app import tasks
 
@@ -273,7 +274,7 @@ def run_tasks(dev, clock, ms, sample):
             await asyncio.sleep_ms(10)
 
     async def run():
-        asyncio.create_task(tasks.main(dev))
+        asyncio.create_task(tasks.main(dev, None, server))
         await script()
 
     events = dev.events
@@ -293,6 +294,12 @@ def memory(steps, timed_display=False):
     raw = [0]
     clock = ManualClock()
     dev = boot(clock)
+    # What app.run() holds beside the Device for the whole game, made as it makes them:
+    # asyncio, the tasks and the link's task with its handler, listening on stdin.
+    import asyncio  # noqa: F401
+    from app import tasks  # noqa: F401
+
+    server = app.link_task(dev, clock, sys.stdin.buffer, sys.stdout.buffer)
     fakes = SIM_BYTES[0]
     flow = dev.flow
     print("L %s" % ("none" if flow is None or flow.lexicon is None else flow.list_id()))
@@ -325,7 +332,7 @@ def memory(steps, timed_display=False):
             challenges += 1
             words += len(play)
             sample()
-    run_tasks(dev, clock, 2000, sample)
+    run_tasks(dev, clock, 2000, sample, server)
     raw[0] = max(raw[0], gc.mem_alloc())
     print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,
                                             words, acceptable, fakes, booted, raw[0], _origin()))
