@@ -208,6 +208,85 @@ def cmd_push_lexicon(args) -> int:
                              ("wire", "bytes on wire")])
 
 
+# -- flash-lexicon ----------------------------------------------------------------------
+
+def _drop_staged(args, port, wait: float) -> None:
+    import time
+
+    from host_tools.link import LinkError
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            with _link(args, port) as link:
+                link.abort_lexicon()
+            return
+        except (LinkError, OSError):
+            time.sleep(0.5)
+
+
+def cmd_flash_lexicon(args) -> int:
+    import time
+
+    from host_tools import flashing, lexflash
+    from host_tools.link import LinkError
+    from host_tools.targets import TARGETS
+    from wordlist_packer.image import Image, ImageError
+
+    data = Path(args.image).read_bytes()
+    try:
+        img = Image(data)
+    except ImageError as e:
+        raise SystemExit(f"clockctl: {args.image}: not a valid word list image: {e}")
+    if img.words == 0:
+        raise SystemExit(f"clockctl: {args.image}: the word list holds no words; nothing was "
+                         "written, the clocks keep their lists")
+    chip = TARGETS[args.target]["chip"]
+
+    def work(port, progress):
+        t0 = time.monotonic()
+        try:
+            with _link(args, port) as link:
+                if link.device_info.get("game") and not args.force:
+                    return fleet.Result(port, False, "a game is in progress (--force: the clock "
+                                        "restarts and recovers the game)")
+                link.switch_baud()
+                staged, writes = lexflash.stage(link, data, progress)
+            try:
+                lexflash.write(port, chip, writes, args.flash_baud, progress)
+            except flashing.FlashError:
+                # The directory may name a lexicon.new whose blocks did not all arrive:
+                # once the clock is up again, have it drop that (the old list is whole).
+                _drop_staged(args, port, min(args.reconnect, 10.0))
+                raise
+            progress("restart", 0, 0)
+            deadline = time.monotonic() + args.reconnect
+            while True:
+                try:
+                    with _link(args, port) as link:
+                        lexicon = lexflash.adopt(link, data, progress)
+                        info = link.info()
+                    break
+                except (LinkError, OSError):
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.5)
+        except (lexflash.LexFlashError, flashing.FlashError) as e:
+            return fleet.Result(port, False, "%s; the old list stays in use" % e
+                                if "old list" not in str(e) else str(e))
+        except LinkError as e:
+            return fleet.Result(port, False, str(e) + "; the old list stays in use")
+        now = (info.get("lexicon") or lexicon or {})
+        ok = now.get("size") == len(data) and now.get("name") == img.name
+        return fleet.Result(port, ok, "" if ok else "the clock reports another list: %s" % now,
+                            {"list": now.get("name"), "version": now.get("version"),
+                             "blocks": staged["blocks"],
+                             "s": "%.1f" % (time.monotonic() - t0)})
+
+    return _run(args, work, [("list", "word list"), ("version", "version"),
+                             ("blocks", "blocks written"), ("s", "seconds")])
+
+
 # -- config -----------------------------------------------------------------------------
 
 def parse_assignments(items: list[str]) -> dict:
@@ -671,6 +750,12 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for a reply")
         sp.add_argument("--baud", type=int, default=115200)
 
+    def target_opts(sp):
+        from host_tools.targets import DEFAULT_TARGET, TARGETS
+
+        sp.add_argument("--target", choices=sorted(TARGETS), default=DEFAULT_TARGET,
+                        help="the board (docs/targets.md; default %(default)s)")
+
     sp = sub.add_parser("devices", help="list clocks: device id, firmware, word list, game")
     devices_opts(sp)
     sp.set_defaults(func=cmd_devices, all_default=True)
@@ -682,6 +767,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="keep retrying (and resuming) this long after a lost connection")
     devices_opts(sp)
     sp.set_defaults(func=cmd_push_lexicon)
+
+    sp = sub.add_parser("flash-lexicon", help="write the word list with esptool (921600 baud), "
+                        "then let the firmware check and adopt it")
+    sp.add_argument("image", help="word list image (wordpack output)")
+    sp.add_argument("--force", action="store_true",
+                    help="even while a game is in progress (the clock restarts and recovers it)")
+    sp.add_argument("--flash-baud", type=int, default=921600,
+                    help="esptool's rate (default %(default)s)")
+    sp.add_argument("--reconnect", type=float, default=30.0, metavar="SECONDS",
+                    help="how long to wait for the clock after its restart")
+    target_opts(sp)
+    devices_opts(sp)
+    sp.set_defaults(func=cmd_flash_lexicon)
 
     sp = sub.add_parser("config", help="show or change settings (key=value ...)")
     sp.add_argument("set", nargs="*", metavar="KEY=VALUE")
@@ -715,12 +813,6 @@ def build_parser() -> argparse.ArgumentParser:
                     help="end a game still in progress (its result stays in the log)")
     devices_opts(sp)
     sp.set_defaults(func=cmd_reset)
-
-    def target_opts(sp):
-        from host_tools.targets import DEFAULT_TARGET, TARGETS
-
-        sp.add_argument("--target", choices=sorted(TARGETS), default=DEFAULT_TARGET,
-                        help="the board (docs/targets.md; default %(default)s)")
 
     sp = sub.add_parser("flash", help="provision new clocks: MicroPython + firmware + filesystem")
     sp.add_argument("--firmware", required=True,

@@ -51,6 +51,7 @@ CONFIG_SET = 0x03
 LOG_READ = 0x04
 BAUD = 0x05
 RESET = 0x06
+FS_READ = 0x07
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
@@ -315,6 +316,18 @@ class Link:
                 self.decoder.reset()
                 self.request(INFO)          # back where we started (raises if not)
         return old
+
+    def fs_layout(self) -> dict:
+        """The flash filesystem's partition: label, offset, size, block_size."""
+        return self.request_json(FS_READ, {})
+
+    def fs_read(self, block: int, offset: int, size: int) -> bytes:
+        """Raw bytes of the filesystem's partition (at most 1024)."""
+        _, reply = self.request(FS_READ, json.dumps({"block": block, "offset": offset,
+                                                     "size": size}).encode())
+        if len(reply) != 8 + size or struct.unpack_from("<II", reply) != (block, offset):
+            raise LinkError("E_PROTO", "filesystem piece for another place")
+        return reply[8:]
 
     def abort_lexicon(self) -> None:
         self.request(LEX_ABORT)

@@ -31,6 +31,7 @@ CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
 RESET = 0x06         # a fresh game between rounds (0x05 is BAUD, link/server.py)
+FS_READ = 0x07       # raw filesystem blocks, link/rawfs.py
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
@@ -161,6 +162,10 @@ class LinkHandler:
             if kind == LEX_ABORT:
                 self.abort()
                 return self._reply(kind, _json({"ok": True}))
+            if kind == FS_READ:
+                from link import rawfs      # loaded only for clockctl flash-lexicon
+
+                return rawfs.handle(self, kind, payload)
             if FW_BEGIN <= kind <= FW_ABORT:
                 from link import fwupdate   # loaded only for a firmware update
 

@@ -64,6 +64,9 @@ class Relay(threading.Thread):
         self.at_offset: tuple[int, object] | None = None  # (offset, callable) towards the device
         self.corrupt_at: list[int] = []  # flip one byte at (or after) these offsets to the device
         self.corrupted = 0
+        # take(bytes) -> bool: a stand-in for the chip that takes the host's bytes
+        # instead of the firmware (the ROM loader of tests/host/bootrig.py)
+        self.intercept = None
         self.to_device = 0
         self.dropped = bytearray()       # what the host sent while the cable was out
         self.to_host = 0
@@ -113,6 +116,8 @@ class Relay(threading.Thread):
     def _deliver(self, out: list) -> None:
         host_baud = tty_baud(self.host_slave) if self.host_slave else None
         for data in out:
+            if self.intercept is not None and self.intercept(data):
+                continue
             try:
                 self.end.host_to_device(data, lambda piece: _write_all(self.device_fd, piece,
                                                                        self.stop),
