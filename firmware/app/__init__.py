@@ -28,9 +28,20 @@ RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.con
             "hal_battery", "app.board", "terminal.log", "i18n")
 
 
+# The modules a challenge loads and drops again (terminal/flow.py, MODE_MODULES).
+# Loaded once at start-up and dropped at once: their code goes, their names stay
+# interned.  The qstr pools then grow to what a game needs here, in a heap still in
+# one piece, instead of at the first challenge, where the next pool (1280 names, 9 KB
+# in one block on 32 bits) may find no room between the game's objects.
+CHALLENGE = ("terminal.entry", "terminal.keymap", "terminal.letterfreq", "terminal.persist")
+
+
 def load_modules():
-    for name in RESIDENT:
+    from lazy import unload
+
+    for name in RESIDENT + CHALLENGE:
         __import__(name)
+    unload(CHALLENGE)
 
 
 def cache_bytes():
@@ -99,17 +110,41 @@ def selftest_requested(board):
     return board.buttons.is_down("pause")
 
 
-def link_task(dev, clock, stream_in, stream_out):
-    """The link's asyncio task (a coroutine, not started), with its handler; the memory
-    tests make it here too, so that they hold what a running clock holds."""
-    import hal_link
-    from app.services import Services
-    from link.handler import LinkHandler
-    from link.server import serve
+class LinkOnDemand:
+    """The link's request handler, made when a host first sends a request.  A clock
+    at a tournament table mostly never hears from a host while it runs: until then
+    the handler's code, its names and the services it reaches stay out of the heap
+    (the listening task is small).  Once made it stays: a host that came once comes
+    again, and its names (qstrs) stay interned anyway."""
 
-    # The link task owns stdin: Ctrl-C is data while it runs (link/server.py).
-    return serve(stream_in, stream_out, LinkHandler(Services(dev, open_lexicon)),
-                 hal_link.set_baud, clock)
+    def __init__(self, dev):
+        self._dev = dev
+        self._handler = None
+
+    def _get(self):
+        if self._handler is None:
+            from app.services import Services
+            from link.handler import LinkHandler
+
+            self._handler = LinkHandler(Services(self._dev, open_lexicon))
+        return self._handler
+
+    def handle(self, kind, payload):
+        return self._get().handle(kind, payload)
+
+    @property
+    def services(self):
+        return self._get().services
+
+
+def link_task(dev, clock, stream_in, stream_out):
+    """The link's asyncio task (a coroutine, not started); the memory tests make it
+    here too, so that they hold what a running clock holds."""
+    import hal_link
+    from link.listen import listen
+
+    # The link task owns stdin: Ctrl-C is data while it runs (link/listen.py, server.py).
+    return listen(stream_in, stream_out, LinkOnDemand(dev), hal_link.set_baud, clock)
 
 
 def run(link=True, wdt_timeout_ms=None, extra=()):

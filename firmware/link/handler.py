@@ -25,6 +25,7 @@ import binascii
 
 from lexicon.reader import forget_record, write_record
 from link import imagecheck
+from link.frame import ERROR, error_payload  # noqa: F401 (the replies' error type, for callers)
 
 INFO = 0x01
 CONFIG_GET = 0x02
@@ -39,7 +40,6 @@ LEX_ABORT = 0x13
 FW_BEGIN = 0x20      # 0x20-0x23: firmware update, link/fwupdate.py
 FW_ABORT = 0x23
 REPLY = 0x80
-ERROR = 0x7F
 
 LEXICON = "lexicon.dawg"
 NEW = "lexicon.new"
@@ -113,10 +113,6 @@ def _int(obj, key, lo=0, hi=0xFFFFFFFF):
     if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
         raise LinkError("E_ARG", "bad or missing '%s'" % key)
     return v
-
-
-def error_payload(code, msg):
-    return _json({"code": code, "msg": msg})
 
 
 class LinkHandler:

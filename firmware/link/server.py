@@ -20,7 +20,7 @@ from micropython import const
 import asyncio
 
 from link import frame
-from link.handler import ERROR, error_payload
+from link.frame import ERROR, error_payload
 from timebase import ticks_diff
 
 IDLE_MS = 10

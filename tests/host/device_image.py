@@ -144,8 +144,14 @@ def boot(images: dict, folder: Path, bits: int = 32, args: str = "memory 9000",
     env.update(extra_env or {})
     env.pop("TILECLOCK_SIM", None)
     cmd = [str(interpreter), *(heap or heap_opts), "-c", boot_code(chip, booted["rom"])]
-    # stdin: the link's port with no host on it (the link task reads it)
-    proc = subprocess.run(cmd, cwd=device, env=env, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    # stdin: the link's port with no host on it (the link task listens on it): a pipe
+    # that stays open and silent until the game ends
+    silent, keep = os.pipe()
+    try:
+        proc = subprocess.run(cmd, cwd=device, env=env, capture_output=True, text=True,
+                              timeout=timeout, stdin=silent)
+    finally:
+        os.close(silent)
+        os.close(keep)
     proc.booted = booted
     return proc
