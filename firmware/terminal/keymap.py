@@ -127,8 +127,18 @@ def tile_frequencies(tiles, language, from_image=None):
     pairs = FREQUENCY.get(language)
     if pairs is None:
         return None
-    table = {}
-    items = pairs.split(" ")
-    for i in range(0, len(items) - 1, 2):
-        table[items[i]] = int(items[i + 1])
-    return [table.get(tile, 0) for tile in tiles]
+    # Read in place, pair by pair: no list of every piece and no table (this runs as a
+    # challenge opens, when the heap holds the most).
+    freq = [0] * len(tiles)
+    at = 0
+    end = len(pairs)
+    while at < end:
+        gap = pairs.find(" ", at)
+        stop = pairs.find(" ", gap + 1)
+        if stop < 0:
+            stop = end
+        tile = pairs[at:gap]
+        if tile in tiles:
+            freq[tiles.index(tile)] = int(pairs[gap + 1:stop])
+        at = stop + 1
+    return freq

@@ -30,6 +30,11 @@ class ChallengeLog:
         except OSError:
             pass            # exists already
         self.seq = 0
+        # whether the file ends with a whole line: learnt here, at start-up, then kept up
+        # to date, so that an append (at a verdict, the heap at its fullest) opens the
+        # file once, not twice
+        size = _size(self.path)
+        self._whole = size <= 0 or self._ends_with_newline(size)
         for record in self.records():
             seq = record.get("seq", 0)
             if isinstance(seq, int) and seq > self.seq:
@@ -39,16 +44,20 @@ class ChallengeLog:
         """Write one record (a dict); adds "seq".  Returns the seq."""
         self.seq += 1
         record["seq"] = self.seq
-        line = json.dumps(record) + "\n"
+        line = json.dumps(record)
         size = _size(self.path)
-        if size > 0 and size + len(line) > self.max_bytes:
+        if size > 0 and size + len(line) + 1 > self.max_bytes:
             self._rotate()
             size = -1
-        prefix = ""
-        if size > 0 and not self._ends_with_newline(size):
-            prefix = "\n"       # a torn line from a power cut stays on its own line
+        torn = size > 0 and not self._whole
+        # the line and its newline written as they are: no joined copy of the line
+        self._whole = False
         with open(self.path, "a") as f:
-            f.write(prefix + line)
+            if torn:
+                f.write("\n")    # a torn line from a power cut stays on its own line
+            f.write(line)
+            f.write("\n")
+        self._whole = True
         return self.seq
 
     def _ends_with_newline(self, size):
