@@ -337,6 +337,8 @@ def memory(steps, timed_display=False):
     print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,
                                             words, acceptable, fakes, booted, raw[0], _origin()))
     print("H %d %d" % _heap())
+    # the link's modules loaded: no host spoke, so the link only listened
+    print("K " + " ".join(sorted(m for m in sys.modules if m == "link" or m.startswith("link."))))
     print("G %d %d %d" % tuple(GC_US))
     if timed_display:
         for us, at in p.collections:

@@ -62,5 +62,8 @@ def test_wroom_game_completes_in_108k_with_the_firmware_within_64k(tmp_path):
     assert f.origin == "rom"
     assert f.heap <= REACHED and f.areas == 1
     assert f.firmware_peak <= REACHED_FIRMWARE_PEAK
+    # no host spoke during the game: the link listened, its server and handler never loaded
+    loaded = [line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("K")]
+    assert loaded == [["link", "link.listen"]], loaded
     assert proc.booted["vfs"] == device_image.sha256(images["vfs"])
     assert proc.booted["rom"] == images["romfs"]
