@@ -80,6 +80,7 @@ class Player:
         self._every = 0
         self._sample = None
         self._display = None        # the display task's round (app.tasks), gcpause mode
+        self._display_task = None   # the same round untimed (memory mode)
         self.collections = []       # (host us of the round, virtual ms) when it collected
         self.other_drops = 0        # rounds after which the heap shrank outside the display task
         self.presses = []           # virtual ms of each press (its interrupt)
@@ -98,10 +99,12 @@ class Player:
             self.dev.scan_keys(now)
             self.step += 1
             if self.step % 5 == 0:
-                if self._display is None:
-                    self.dev.refresh(now)
-                else:
+                if self._display is not None:
                     self._display_round(now, before)
+                elif self._display_task is not None:
+                    self._display_task(now)
+                else:
+                    self.dev.refresh(now)
             if self._sample is not None and self.step % self._every == 0:
                 self._sample()
             print("S %d %d %d" % (self.step, left(self.dev, 0), left(self.dev, 1)))
@@ -120,6 +123,13 @@ class Player:
         if self._display_seen != events:
             self._display_seen = events
             self.collections.append((t, now))
+
+    def run_display_task(self):
+        """Redraw as the device's display task does every 50 ms (app.tasks.display_step:
+        with its collection after the frame that shows a press or a key)."""
+        from app.tasks import display_step
+
+        self._display_task = display_step(self.dev)
 
     def time_display_task(self):
         from app.tasks import display_step
@@ -314,6 +324,7 @@ def memory(steps, timed_display=False):
     if timed_display:
         p.time_display_task()           # the firmware's own collections, no samples
     else:
+        p.run_display_task()
         p.sample_every(50, sample)
     challenges = words = acceptable = 0
     p.press(1)
