@@ -1,8 +1,9 @@
-"""The esptool rows of bench/bench_push.py, on a small list: `clockctl flash-lexicon`
-(its own process) onto simulated WROOM clocks whose download mode is paced at esptool's
-baud, the clock adopting the list; the row reports the measured time beside what the
-wire and the flash bound it to.  The figures themselves come from the full Polish run
-(README.md, docs/host-tools.md); nothing here asserts a time."""
+"""The esptool row of bench/bench_push.py, on a small list: `clockctl flash-lexicon`
+(its own process) onto a simulated WROOM clock whose download mode is paced at esptool's
+baud; after esptool's reset the clock talks at its boot rate again and adopts the list.
+The row reports the measured time beside what the wire and the flash bound it to.  The
+figures themselves come from the full Polish run (README.md, docs/host-tools.md);
+nothing here asserts a time."""
 
 import importlib.util
 import re
