@@ -29,7 +29,6 @@ The image is built once with the packer and cached in build/bench/.
 
 import argparse
 import lzma
-import os
 import subprocess
 import sys
 import tempfile
@@ -154,7 +153,7 @@ def flash(image, count, baud, tmp):
             # count every byte's time on the wire: the link (both ways) and download mode
             rig.end.to_device, rig.end.to_host = WireTime(), WireTime()
             rig._in, rig._out = WireTime(), WireTime()
-        for rig in rigs:            # each clock up and answering before the clock starts
+        for rig in rigs:            # each clock up and answering before the timing starts
             with Link(rig.port, timeout=3.0) as link:
                 link.info()
         cmd = clockctl() + ["flash-lexicon", str(path), "--target", "wroom",
@@ -163,7 +162,7 @@ def flash(image, count, baud, tmp):
             cmd += ["--port", rig.port]
         t = time.monotonic()
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=str(REPO), env=dict(os.environ, COLUMNS="200"))
+                              cwd=str(REPO))
         wall = time.monotonic() - t
         rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
         per, oks = [], []
@@ -252,7 +251,7 @@ def main(argv=None):
             print("    per clock: push %s s; bound by the wire %.1f s (%d B both ways), "
                   "by the flash at least %.1f s (erase, program)"
                   % ("%.1f" % mean(r["per"]) if count == 1 else
-                     "%.1f mean, %.1f max" % (mean(r["per"]), max(r["per"])),
+                     "%.1f mean, %.1f max" % (mean(r["per"]), max(r["per"] or [0])),
                      mean(r["wire_s"]), mean(r["wire_b"]), flash_floor(len(image))))
             if r["lost"] or r["garbled"]:
                 print("    bytes lost to a full receive buffer: %d, garbled while switching: %d"
