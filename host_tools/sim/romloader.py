@@ -107,6 +107,7 @@ class SerialLoader:
         self._flash_free_at = 0.0
         self.errors: list[str] = []     # what the loader refused, for the tests
         self.written = 0                # bytes written to the flash
+        self.flash_busy = 0.0           # seconds of erase and program time charged
 
     # -- the wire ------------------------------------------------------------------------
 
@@ -343,6 +344,7 @@ class SerialLoader:
         return pages * T_PAGE_PROGRAM
 
     def _charge(self, seconds: float) -> None:
+        self.flash_busy += seconds
         if self.timing:
             self._flash_free_at = max(self._flash_free_at, time.monotonic()) + seconds
 

@@ -117,6 +117,10 @@ class BootRig(Rig):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        # the reset puts the chip's UARTs back at their boot rate: the firmware that
+        # starts after esptool talks at 115200 until the host negotiates again
+        for rate_file in self.folder.glob(".sim-uart*"):
+            rate_file.unlink()
         self.loader = SerialLoader(ChipFlash(self.folder, self.flash_size), self._send,
                                    link="usb" if self.link == "usb" else "uart",
                                    timing=self.link is not None)
