@@ -166,18 +166,26 @@ def _warn_default_pin(ports):
 
 # -- push-lexicon -----------------------------------------------------------------------
 
-def cmd_push_lexicon(args) -> int:
-    from host_tools.link import LinkError
+def _word_list(path: str, verb: str):
+    """(bytes, Image) of a word list image to send, or a clear refusal before anything
+    is sent: the clocks keep their lists."""
     from wordlist_packer.image import Image, ImageError
 
-    data = Path(args.image).read_bytes()
+    data = Path(path).read_bytes()
     try:
         img = Image(data)
     except ImageError as e:
-        raise SystemExit(f"clockctl: {args.image}: not a valid word list image: {e}")
+        raise SystemExit(f"clockctl: {path}: not a valid word list image: {e}")
     if img.words == 0:
-        raise SystemExit(f"clockctl: {args.image}: the word list holds no words; nothing was "
-                         "sent, the clocks keep their lists")
+        raise SystemExit(f"clockctl: {path}: the word list holds no words; nothing was "
+                         f"{verb}, the clocks keep their lists")
+    return data, img
+
+
+def cmd_push_lexicon(args) -> int:
+    from host_tools.link import LinkError
+
+    data, img = _word_list(args.image, "sent")
 
     def work(port, progress):
         import time
@@ -231,16 +239,8 @@ def cmd_flash_lexicon(args) -> int:
     from host_tools import flashing, lexflash
     from host_tools.link import LinkError
     from host_tools.targets import TARGETS
-    from wordlist_packer.image import Image, ImageError
 
-    data = Path(args.image).read_bytes()
-    try:
-        img = Image(data)
-    except ImageError as e:
-        raise SystemExit(f"clockctl: {args.image}: not a valid word list image: {e}")
-    if img.words == 0:
-        raise SystemExit(f"clockctl: {args.image}: the word list holds no words; nothing was "
-                         "written, the clocks keep their lists")
+    data, img = _word_list(args.image, "written")
     chip = TARGETS[args.target]["chip"]
 
     def work(port, progress):
