@@ -14,6 +14,9 @@ from tests.host import device_image
 REPO = device_image.REPO
 IMAGE = REPO / "build" / "pl.dawg"
 STEPS = "memory 9000"       # 90 s of play with challenges, then 2 s of the asyncio tasks
+# The heap the lean target's game completes in today (its target, 96 KB, is not met yet:
+# docs/runtime.md, Memory): the memory test holds it, the GC benchmark runs in it.
+WROOM_REACHED = 104 * 1024
 
 
 def polish_image() -> Path:
