@@ -26,7 +26,7 @@ REACHED_FIRMWARE_PEAK = 64 * KB
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
+@pytest.mark.xfail(strict=False, reason=(
     "the budget is not met: the game's peak live heap is 89.6 KB (firmware 60.6 KB, "
     "with the link's listening task and asyncio as app.run() holds them; "
     "bench/bench_memory.py --target wroom), but the 96 KB heap fragments and an "

@@ -123,10 +123,13 @@ def test_a_german_game_through_challenges_as_the_page_shows_it(browser, tmp_path
         for k in presses(layout, "ZÜGE"):
             tap(page, k)
         tap(page, "#")
-        state = until(page, "the opponent's check", terminal_has("Gegner pr"))
-        assert drawn(state["panels"]["terminal"], "1 ZÜGE", MEDIUM)
+        # the screen's header and its word list come in separate frames: wait for the list
+        state = until(page, "the opponent's check",
+                      lambda s: terminal_has("Gegner pr")(s)
+                      and drawn(s["panels"]["terminal"], "1 ZÜGE", MEDIUM))
         assert not drawn(state["panels"]["terminal"], "1 ZUGE", MEDIUM)
         tap(page, "C")
+        until(page, "the confirmation", terminal_has("# = pr"))    # as a person looks
         tap(page, "#")
         state = until(page, "the verdict", terminal_has("ZULÄSSIG", LARGE))
         assert drawn(state["panels"]["terminal"], "ZULÄSSIG", LARGE)
@@ -146,6 +149,7 @@ def test_a_german_game_through_challenges_as_the_page_shows_it(browser, tmp_path
         tap(page, "#")
         until(page, "the opponent's check", terminal_has("1 MAUJ", MEDIUM))
         tap(page, "C")
+        until(page, "the confirmation", terminal_has("# = pr"))
         tap(page, "#")
         state = until(page, "the verdict", terminal_has("UNZULÄSSIG", LARGE))
         page.screenshot(path=str(shots() / "verdict-de-unzulaessig.png"))
