@@ -1,12 +1,15 @@
 """Heap figures of the memory tests' game for each target, measured with room to spare.
 
-    .venv/bin/python bench/bench_memory.py [--heap 256K] [--bits 32]
+    .venv/bin/python bench/bench_memory.py [--heap 256K] [--bits 32] [--down-to 90]
 
 The memory tests (tests/host/test_memory_wroom.py, test_memory_s3.py) play the game with
 the full Polish list on the images `clockctl image` writes, in the board's heap, and fail
 when it does not fit.  This prints the same figures with a heap large enough that the game
 always completes, so that a change can be weighed before and after (firmware peak against
-the lean target's 60 KB, the whole game against its 96 KB).
+the lean target's 60 KB, the whole game against its 96 KB).  With --down-to N it also
+plays the lean target's game in smaller heaps, from its 96 KB down by 1 KB to N KB, and
+prints the smallest it completes in: the margin the budget leaves (a heap fragments, so
+the live peak alone does not say it).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ def main(argv=None) -> int:
     parser.add_argument("--heap", default="256K")
     parser.add_argument("--bits", type=int, default=32, choices=(32, 64))
     parser.add_argument("--target", action="append", choices=("wroom", "s3"))
+    parser.add_argument("--down-to", type=int, metavar="KB",
+                        help="also find the smallest heap (KB) the lean target's game "
+                             "completes in, down to this")
     args = parser.parse_args(argv)
     for target in args.target or ["wroom", "s3"]:
         with tempfile.TemporaryDirectory() as tmp:
@@ -40,7 +46,24 @@ def main(argv=None) -> int:
             whole, firmware = BUDGET[target]
             print("  peak live %.1f KB of the %d KB budget; firmware %.1f KB of %d KB"
                   % (f.peak / KB, whole // KB, f.firmware_peak / KB, firmware // KB))
+        if target == "wroom" and args.down_to:
+            print("  " + smallest(args.bits, BUDGET["wroom"][0] // KB, args.down_to))
     return 0
+
+
+def smallest(bits: int, start: int, stop: int) -> str:
+    """The smallest heap (in 1 KB steps from `start` KB down) the game completes in."""
+    done = None
+    for kb in range(start, stop - 1, -1):
+        with tempfile.TemporaryDirectory() as tmp:
+            _images, proc = play("wroom", Path(tmp), bits=bits, heap=["-X", "heapsize=%dK" % kb])
+        if proc.returncode != 0:
+            last = (proc.stdout + proc.stderr).strip().splitlines()[-1:]
+            return ("completes in %s; not in %d KB (%s)"
+                    % ("%d KB and more" % done if done else "none of these", kb,
+                       last[0] if last else "no output"))
+        done = kb
+    return "completes in %d KB and more (and perhaps less)" % done
 
 
 if __name__ == "__main__":

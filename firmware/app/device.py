@@ -22,6 +22,7 @@
 # The game log's numbering (seq) goes on across games, resets and restarts.
 
 from i18n import tr
+from lazy import unload
 from timebase import ticks_diff
 
 from clock import gamelog as gl
@@ -46,6 +47,10 @@ _LOG_FLUSH_MS = const(10000)
 _LOG_CAPACITY = const(16)
 # game log lines the state record keeps while the file cannot take them
 _PENDING_MAX = const(8)
+_LOG_WAIT = const(4)        # game log lines that may wait for the end of a challenge
+# What setting up a game loads (the presets' table and checks, the settings' checks):
+# dropped again once the settings or a new preset are applied (lazy.py).
+SETUP_MODULES = ("clock.presets", "store.config_check")
 # The panels' power and burn-in (hardware/README.md, Power budget): a player's panel
 # dims once no clock has run for _DIM_AFTER_MS (paused, before and after a game), the
 # terminal once nothing happened on it for as long; any press or key brings the
@@ -113,7 +118,6 @@ class Device:
 
     def start(self):
         from app.restore import restore
-        from lazy import unload
 
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
@@ -264,14 +268,27 @@ class Device:
             self.commit(now)
         elif self._running() and self.state.due(now):
             self.save(now)
-        if ticks_diff(now, self._log_at) >= _LOG_FLUSH_MS:
+        if not self._log_waits() and (self._pending
+                                      or ticks_diff(now, self._log_at) >= _LOG_FLUSH_MS):
             self.flush_log(now)
 
     def commit(self, now):
-        """Save the state (with the log lines not yet in the file), then append them."""
+        """Save the state (with the log lines not yet in the file), then append them,
+        unless they wait for the end of a challenge (_log_waits)."""
         self._dirty = False
         self.save(now)
-        self.flush_log(now)
+        if not self._log_waits():
+            self.flush_log(now)
+
+    def _log_waits(self):
+        # While a challenge or the referee holds the terminal the heap is at its fullest
+        # (the word entry, its key map, the list's pages): the game log's lines then wait
+        # in the state record, where a power cut does not lose them (start-up appends
+        # them), and reach the file once the terminal is back on its neutral screen, its
+        # modules dropped, instead of opening a file in the fullest heap.  A few at most:
+        # past _LOG_WAIT of them (presses while a verdict shows) they go at once.
+        flow = self.flow
+        return flow is not None and flow.active() and len(self._pending) < _LOG_WAIT
 
     def save(self, now):
         self._take_log_lines()
@@ -283,7 +300,7 @@ class Device:
         # must not close a window the press is about to challenge (Buttons.unsettled_since)
         at = self.board.buttons.unsettled_since(now)
         try:
-            if self.state.save(self.engine.snapshot(at), now, terminal, lines):
+            if self.state.save(self.engine, now, terminal, lines, at):
                 self.saves += 1
         except OSError:
             pass                 # a failing NVS must not stop the clock
@@ -360,6 +377,7 @@ class Device:
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
         self._update_status()
+        unload(SETUP_MODULES)
 
     def _apply_preset(self, now):
         """A new preset takes effect only before a game (never in the middle of one)."""
@@ -376,6 +394,7 @@ class Device:
             engine.confirm_reset(engine.request_reset(), preset)
         self._dirty = True
         self._update_status()
+        unload(SETUP_MODULES)
 
     # --- displays ----------------------------------------------------------
 

@@ -16,7 +16,7 @@
 
 from micropython import const
 from timebase import ticks_add, ticks_diff
-from clock.presets import validate_preset, CHALLENGE_KINDS
+from clock.choices import CHALLENGE_KINDS
 from clock.display import SideDisplay, write_time
 from clock import gamelog as gl
 
@@ -89,6 +89,8 @@ class Engine:
     def __init__(self, preset, clock, log_capacity=256, log_start=0):
         """log_start: seq of the first game log record (the device's numbering goes on
         across games and boots)."""
+        from clock.presets import validate_preset
+
         ok, message = validate_preset(preset)
         if not ok:
             raise ValueError(message)
@@ -674,6 +676,8 @@ class Engine:
             self._reset_token = 0
             return False
         if preset is not None:
+            from clock.presets import validate_preset
+
             ok, message = validate_preset(preset)
             if not ok:
                 raise ValueError(message)
@@ -808,6 +812,19 @@ class Engine:
         from clock.snapshot import encode
 
         return encode(self, self._query(t))
+
+    def snapshot_size(self):
+        """The length of snapshot() now."""
+        from clock.snapshot import SIZE
+
+        return SIZE + len(self._undo) if self._undo else SIZE
+
+    def snapshot_into(self, buf, at, t=None):
+        """snapshot() written into buf from index `at` (snapshot_size() bytes of room);
+        returns its length."""
+        from clock.snapshot import encode_into
+
+        return encode_into(self, self._query(t), buf, at)
 
     @staticmethod
     def restore(blob, preset, clock, log_capacity=256):

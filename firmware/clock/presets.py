@@ -14,9 +14,7 @@ PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "cus
                 "duplicate")
 DEFAULT_PRESET = "tso30"
 
-PER_CHOICES = const(("started", "full"))
-CAP_CHOICES = const(("forfeit", "none"))
-CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
+from clock.choices import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES  # noqa: F401 (re-exported)
 
 # Every field of a preset and what it accepts.
 INT_FIELDS = {

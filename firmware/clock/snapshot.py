@@ -13,7 +13,7 @@ import struct
 from binascii import crc32
 
 from timebase import ticks_diff
-from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES
+from clock.choices import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES
 
 VERSION = 3
 
@@ -44,6 +44,14 @@ ACCEPTED = const(64)
 def encode(engine, t, undo=True):
     """The blob of the engine's state at tick t; undo False: without the undo slot
     (what the slot itself holds)."""
+    buf = bytearray(MAX_SIZE)
+    return bytes(memoryview(buf)[:encode_into(engine, t, buf, 0, undo)])
+
+
+def encode_into(engine, t, buf, at, undo=True):
+    """The blob written into buf from index `at` (MAX_SIZE bytes of room); returns its
+    length.  Allocates nothing of the blob's size: the device saves the state at
+    every press and key, in a heap that may be fragmented then."""
     e = engine
     used = [e._used_at(0, t), e._used_at(1, t)]
     late = [e._late[0], e._late[1]]
@@ -61,8 +69,8 @@ def encode(engine, t, undo=True):
              | (ACCEPTED if e.accepted else 0))
     p = e.preset
     name = p["name"].encode()
-    body = struct.pack(
-        BODY, VERSION, p["initial_ms"], p["overtime_penalty_points"],
+    struct.pack_into(
+        BODY, buf, at, VERSION, p["initial_ms"], p["overtime_penalty_points"],
         PER_CHOICES.index(p["overtime_penalty_per"]), p["overtime_cap_ms"],
         CAP_CHOICES.index(p["overtime_cap_consequence"]), p["challenge_window_ms"],
         CHALLENGE_KINDS.index(p["challenge_penalty_kind"]), p["challenge_penalty_points"],
@@ -74,6 +82,10 @@ def encode(engine, t, undo=True):
         late[0], late[1], e._start_used[0], e._start_used[1],
         e._excused[0], e._excused[1], e._turn_start[0], e._turn_start[1],
         e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at, e.moves)
-    if undo and e._undo:
-        body += e._undo
-    return body + struct.pack(CRC, crc32(body) & 0xFFFFFFFF)
+    n = BODY_SIZE
+    slot = e._undo
+    if undo and slot:
+        buf[at + n:at + n + len(slot)] = slot
+        n += len(slot)
+    struct.pack_into(CRC, buf, at + n, crc32(memoryview(buf)[at:at + n]) & 0xFFFFFFFF)
+    return n + 4

@@ -13,7 +13,6 @@ import json
 from store.files import exists, write_atomic
 
 PATH = "config.json"
-LANGUAGES = ("de", "en", "pl", "nb")
 SOUND_KEYS = ("sound_challenge_end", "sound_overtime", "sound_overtime_minute", "sound_forfeit",
               "sound_move_warning", "sound_move_end")
 # Tournament rooms expect silence: every preset except `custom` starts quiet; a duplicate
@@ -39,66 +38,6 @@ DEFAULTS = {
 }
 
 
-def _check(key, value, config):
-    """"" if value is acceptable for key (given the rest of config), else a message."""
-    if key not in DEFAULTS:
-        return key + ": unknown setting"
-    if key == "preset":
-        from clock.presets import PRESET_NAMES
-
-        if value not in PRESET_NAMES:
-            return "preset: must be one of " + ", ".join(PRESET_NAMES)
-        return _check_preset(value, config.get("preset_edits", {}))
-    if key == "preset_edits":
-        if not isinstance(value, dict):
-            return "preset_edits: must be an object"
-        return _check_preset(config.get("preset", DEFAULTS["preset"]), value)
-    if key == "lang":
-        if value not in LANGUAGES:
-            return "lang: must be one of " + ", ".join(LANGUAGES)
-        return ""
-    if key == "sound_mute":
-        return "" if isinstance(value, bool) else "sound_mute: must be true or false"
-    if key in SOUND_KEYS:
-        if value is None or isinstance(value, bool):
-            return ""
-        return key + ": must be true, false or null (as the preset)"
-    if key == "table":
-        # a number or a short name; what the organiser writes on the table
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9999:
-            return ""
-        ok = isinstance(value, str) and len(value) <= 12
-        if ok:
-            for ch in value:
-                if not ("0" <= ch <= "9" or "A" <= ch <= "Z" or "a" <= ch <= "z" or ch in "-_"):
-                    ok = False
-        return "" if ok else "table: a number or up to 12 letters, digits, - and _"
-    if key == "referee_pin":
-        if not isinstance(value, str) or not 4 <= len(value) <= 8:
-            return "referee_pin: must be 4-8 digits"
-        for ch in value:
-            if ch not in "0123456789":
-                return "referee_pin: must be 4-8 digits"
-        return ""
-    low, high = {"verdict_ms": (2000, 60000), "multitap_ms": (300, 3000),
-                 "contrast": (0, 255)}[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return "%s: must be a whole number %d-%d" % (key, low, high)
-    return ""
-
-
-def _check_preset(name, edits):
-    from clock.presets import PRESET_NAMES, edit_preset, get_preset
-
-    if name not in PRESET_NAMES:
-        return ""      # reported by the preset check itself
-    try:
-        edit_preset(get_preset(name), edits)
-    except ValueError as e:
-        return "preset_edits: " + str(e)
-    return ""
-
-
 class Config:
     """Dict-like settings: get(key, default) and set(key, value) -> (ok, message)."""
 
@@ -120,13 +59,15 @@ class Config:
             return ["config.json unreadable (%s): defaults used" % e]
         if not isinstance(data, dict):
             return ["config.json is not an object: defaults used"]
+        from store.config_check import check
+
         # Preset first: the edits are checked against it.
         candidate = dict(self.values)
         for key in ["preset", "preset_edits"] + sorted(k for k in data if k not in
                                                         ("preset", "preset_edits")):
             if key not in data:
                 continue
-            message = _check(key, data[key], candidate)
+            message = check(key, data[key], candidate)
             if message:
                 problems.append(message + " (default used)")
                 continue
@@ -143,18 +84,20 @@ class Config:
 
     def update(self, changes):
         """Apply all changes or none; saved to the file before returning (True, "")."""
+        from store.config_check import check
+
         if not isinstance(changes, dict):
             return False, "settings must be an object"
         candidate = dict(self.values)
         for key in changes:
             candidate[key] = changes[key]
         for key in changes:
-            message = _check(key, changes[key], candidate)
+            message = check(key, changes[key], candidate)
             if message:
                 return False, message
         # A changed preset must still accept the stored edits (and vice versa).
         if "preset" in changes or "preset_edits" in changes:
-            message = _check("preset_edits", candidate["preset_edits"], candidate)
+            message = check("preset_edits", candidate["preset_edits"], candidate)
             if message:
                 return False, message
         if candidate == self.values:

@@ -75,19 +75,27 @@ class GameState:
         """True when a running clock's state is at least one period old."""
         return not self._have_time or ticks_diff(now, self._last_at) >= self.period_ms
 
-    def save(self, snapshot, now, terminal=b"", lines=b""):
-        """Store the parts unless they are what is stored already; True if written."""
-        a, b, c = len(snapshot), len(terminal), len(lines)
-        n = HEAD_SIZE + a + b + c
-        if n > _MAX_BLOB:
+    def save(self, snapshot, now, terminal=b"", lines=b"", t=None):
+        """Store the parts unless they are what is stored already; True if written.
+        snapshot: the engine's snapshot as bytes, or the engine itself, whose snapshot
+        at tick t is then written straight into the record (clock.engine.snapshot_into):
+        a save in mid-game then allocates nothing of the record's size."""
+        b, c = len(terminal), len(lines)
+        whole = isinstance(snapshot, (bytes, bytearray, memoryview))
+        a = len(snapshot) if whole else snapshot.snapshot_size()
+        if HEAD_SIZE + a + b + c > _MAX_BLOB:
             raise ValueError("game state too long")
         self._last_at = now
         self._have_time = True
         rec = self._rec
-        if len(rec) < n:
-            rec = self._rec = bytearray(n + 64)       # room for the log lines to grow
+        if len(rec) < HEAD_SIZE + a + b + c:
+            rec = self._rec = bytearray(HEAD_SIZE + a + b + c + 64)   # room to grow
+        if whole:
+            rec[HEAD_SIZE:HEAD_SIZE + a] = snapshot
+        else:
+            snapshot.snapshot_into(rec, HEAD_SIZE, t)
+        n = HEAD_SIZE + a + b + c
         struct.pack_into(_HEAD, rec, 0, MAGIC, VERSION, a, b, c)
-        rec[HEAD_SIZE:HEAD_SIZE + a] = snapshot
         rec[HEAD_SIZE + a:HEAD_SIZE + a + b] = terminal
         rec[HEAD_SIZE + a + b:n] = lines
         last = self._last

@@ -61,7 +61,9 @@ def boot(clock):
         machine.Pin(gpio)
     gc.collect()
     SIM_BYTES[0] = gc.mem_alloc()           # fakes, simulated panels and keypad wired
-    app.load_modules()                      # as app.run() does before making the board
+    from app.preload import load_modules
+
+    load_modules()                          # as app.run() does before making the board
     board = board_mod.create(clock)
     dev = app.build(clock, board)
     e = dev.engine

@@ -1,0 +1,29 @@
+# What app.run() imports before it makes the board and the game (app/__init__.py); this
+# module is dropped again once it has done so.
+
+# The modules a running clock keeps, imported first, before the board's buffers and the
+# game's objects are made: their code objects and the qstr pools they grow then lie
+# together at the start of the heap, instead of needing room between those later (a
+# pool of 1280 qstrs takes 9 KB in one piece; docs/runtime.md, Memory).
+RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.config",
+            "ssd1306", "render.player", "render.terminal", "clock.snapshot", "store.state",
+            "store.gamelog", "hal_buttons", "hal_keypad", "hal_display", "hal_buzzer",
+            "hal_battery", "app.board", "terminal.log", "i18n")
+
+
+# The modules a challenge loads and drops again (terminal/flow.py, MODE_MODULES).
+# Loaded once at start-up and dropped at once: their code goes, their names stay
+# interned.  The qstr pools then grow to what a game needs here, in a heap still in
+# one piece, instead of at the first challenge, where the next pool (1280 names, 9 KB
+# in one block on 32 bits) may find no room between the game's objects.
+CHALLENGE = ("terminal.entry", "terminal.keymap", "terminal.letterfreq", "terminal.persist")
+
+
+def load_modules():
+    """Import RESIDENT, intern CHALLENGE's names, then drop this module itself: its
+    tables are needed once."""
+    from lazy import unload
+
+    for name in RESIDENT + CHALLENGE:
+        __import__(name)
+    unload(CHALLENGE + ("app.preload",))
