@@ -170,3 +170,20 @@ def test_the_snapshot_carries_its_games_preset_and_log_position():
     assert copy.log.next_seq() == table.engine.log.next_seq() > 0
     copy.resume(table.now())
     assert copy.log.last()[0] == table.engine.log.next_seq()
+
+
+def test_the_snapshot_written_in_place_is_the_snapshot():
+    # The device saves by writing the snapshot straight into the state record's buffer
+    # (Engine.snapshot_into): the same bytes as snapshot(), with and without an undo slot.
+    table = game()
+    table.wait(10 * SEC)
+    table.press(0)
+    for _ in range(2):
+        t = table.now()
+        size = table.engine.snapshot_size()
+        buf = bytearray(b"\xaa" * (size + 20))
+        assert table.engine.snapshot_into(buf, 7, t) == size
+        assert bytes(buf[7:7 + size]) == table.engine.snapshot(t)
+        assert buf[:7] == b"\xaa" * 7 and buf[7 + size:] == b"\xaa" * 13
+        table.engine.end_game(table.now())         # now with the referee's undo slot
+    assert size == MAX_SIZE

@@ -536,3 +536,64 @@ def test_status_led_goes_dark_when_the_recovered_game_goes_on():
         assert _status_led() == 0
     finally:
         runtime_rig.leave()
+
+
+def _game_log_kinds():
+    try:
+        with open("logs/games.jsonl") as f:
+            return [json.loads(line)["kind"] for line in f.read().split("\n") if line]
+    except OSError:
+        return []
+
+
+def test_game_log_lines_wait_out_a_challenge_in_the_state_record_and_survive_a_cut():
+    # While the terminal holds a challenge the game log's lines are not appended (the
+    # heap is at its fullest then): they are in the saved state, reach the file once the
+    # terminal is neutral again, and a power cut in between loses none of them.
+    rig = _rig()
+    try:
+        _a_play_by_left(rig)
+        dev = rig.dev
+        before = _game_log_kinds()
+        assert before and before[-1] == "turn"
+        rig.press("challenge")
+        assert dev.flow.active()
+        rig.keys("1")
+        rig.type_word("HAUS")
+        rig.keys("#C#")
+        assert rig.screen().startswith("ACCEPTABLE")
+        assert [json.loads(line)["kind"] for line in dev._pending] == ["challenge"]
+        assert _game_log_kinds() == before                # waiting, with the state
+        dev = _cut(rig)                                   # the line only in the record
+        # read back from it at start-up; the verdict is on screen again, so it waits on
+        assert dev.flow.state == F.VERDICT
+        assert [json.loads(line)["kind"] for line in dev._pending] == ["challenge", "recovered"]
+        rig.run(11000)                                    # the verdict goes
+        assert dev.flow.state == F.NEUTRAL
+        assert _game_log_kinds() == before + ["challenge", "recovered"]
+        assert not dev._pending
+        # outside a challenge a press reaches the file at once (the recovered game
+        # was paused: the switch resumes it)
+        rig.press("pause")
+        assert _game_log_kinds() == before + ["challenge", "recovered", "resume"]
+    finally:
+        runtime_rig.leave()
+
+
+def test_set_up_modules_are_dropped_once_the_settings_are_applied():
+    import sys
+
+    from app.device import SETUP_MODULES
+
+    rig = _rig()
+    try:
+        for name in SETUP_MODULES + ("lexicon.opening",):
+            assert name not in sys.modules, name
+        ok, message = rig.dev.config.set("preset", "tso25")
+        assert ok, message
+        rig.run(100)
+        assert rig.dev.engine.preset["name"] == "tso25"
+        for name in SETUP_MODULES:
+            assert name not in sys.modules, name
+    finally:
+        runtime_rig.leave()

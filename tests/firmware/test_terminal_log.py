@@ -57,3 +57,23 @@ def test_the_log_folder_is_made_when_missing():
     d = tmpdir() + "/logs"
     ChallengeLog(d).append({"x": 1})
     assert NAME in os.listdir(d)
+
+
+def test_the_room_for_the_file_is_held_between_appends_and_after_a_failure():
+    # The log holds a block the size of an open file from start-up and lets it go just
+    # before an append opens the file: held again after, also when the write failed.
+    d = tmpdir()
+    log = ChallengeLog(d)
+    assert log._room is not None and len(log._room) >= 252
+    log.append({"words": ["A"]})
+    assert log._room is not None
+    os.rename(d, d + "-gone")                       # the folder is gone: the open fails
+    try:
+        log.append({"words": ["B"]})
+        raise AssertionError("the append did not fail")
+    except OSError:
+        pass
+    assert log._room is not None
+    os.rename(d + "-gone", d)
+    log.append({"words": ["C"]})
+    assert [r["words"] for r in ChallengeLog(d).records()] == [["A"], ["C"]]
