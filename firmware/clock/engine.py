@@ -16,7 +16,7 @@
 
 from micropython import const
 from timebase import ticks_add, ticks_diff
-from clock.choices import CHALLENGE_KINDS
+from clock.snapshot import CHALLENGE_KINDS
 from clock.display import SideDisplay, write_time
 from clock import gamelog as gl
 
@@ -808,23 +808,18 @@ class Engine:
 
     # -- snapshot ----------------------------------------------------------
 
-    def snapshot(self, t=None):
+    def snapshot(self, t=None, buf=None, at=0):
+        """The blob of the game's state (clock/snapshot.py); with buf: written into buf
+        from index `at` (snapshot_size() bytes of room), and its length returned."""
         from clock.snapshot import encode
 
-        return encode(self, self._query(t))
+        return encode(self, self._query(t), True, buf, at)
 
     def snapshot_size(self):
         """The length of snapshot() now."""
         from clock.snapshot import SIZE
 
         return SIZE + len(self._undo) if self._undo else SIZE
-
-    def snapshot_into(self, buf, at, t=None):
-        """snapshot() written into buf from index `at` (snapshot_size() bytes of room);
-        returns its length."""
-        from clock.snapshot import encode_into
-
-        return encode_into(self, self._query(t), buf, at)
 
     @staticmethod
     def restore(blob, preset, clock, log_capacity=256):

@@ -14,7 +14,7 @@ PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "cus
                 "duplicate")
 DEFAULT_PRESET = "tso30"
 
-from clock.choices import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES  # noqa: F401 (re-exported)
+from clock.snapshot import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES  # noqa: F401 (re-exported)
 
 # Every field of a preset and what it accepts.
 INT_FIELDS = {

@@ -13,9 +13,16 @@ import struct
 from binascii import crc32
 
 from timebase import ticks_diff
-from clock.choices import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES
 
 VERSION = 3
+
+# The values of a preset's choice fields, in the order their indices are stored (here,
+# and in the rows of clock/presets.py).  Here rather than in clock.presets: a running
+# clock needs only these, not the presets' table and checks, which are loaded to set up
+# a game and dropped again (app.device, SETUP_MODULES).
+PER_CHOICES = ("started", "full")
+CAP_CHOICES = ("forfeit", "none")
+CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
 
 # version, the preset (its values as clock.presets.fingerprint_bytes lays them out,
 # then the name: length and 48 bytes), the game log's next seq, phase, flags, run,
@@ -41,17 +48,15 @@ TURN_OPEN = const(32)
 ACCEPTED = const(64)
 
 
-def encode(engine, t, undo=True):
+def encode(engine, t, undo=True, buf=None, at=0):
     """The blob of the engine's state at tick t; undo False: without the undo slot
-    (what the slot itself holds)."""
-    buf = bytearray(MAX_SIZE)
-    return bytes(memoryview(buf)[:encode_into(engine, t, buf, 0, undo)])
-
-
-def encode_into(engine, t, buf, at, undo=True):
-    """The blob written into buf from index `at` (MAX_SIZE bytes of room); returns its
-    length.  Allocates nothing of the blob's size: the device saves the state at
-    every press and key, in a heap that may be fragmented then."""
+    (what the slot itself holds).  With buf: written into buf from index `at` (room for
+    the blob there), and its length returned; this allocates nothing of the blob's
+    size: the device saves the state at every press and key, when the heap may be in
+    pieces."""
+    if buf is None:
+        buf = bytearray(MAX_SIZE)
+        return bytes(memoryview(buf)[:encode(engine, t, undo, buf)])
     e = engine
     used = [e._used_at(0, t), e._used_at(1, t)]
     late = [e._late[0], e._late[1]]

@@ -78,7 +78,7 @@ class GameState:
     def save(self, snapshot, now, terminal=b"", lines=b"", t=None):
         """Store the parts unless they are what is stored already; True if written.
         snapshot: the engine's snapshot as bytes, or the engine itself, whose snapshot
-        at tick t is then written straight into the record (clock.engine.snapshot_into):
+        at tick t is then written straight into the record (clock.engine.snapshot):
         a save in mid-game then allocates nothing of the record's size."""
         b, c = len(terminal), len(lines)
         whole = isinstance(snapshot, (bytes, bytearray, memoryview))
@@ -93,7 +93,7 @@ class GameState:
         if whole:
             rec[HEAD_SIZE:HEAD_SIZE + a] = snapshot
         else:
-            snapshot.snapshot_into(rec, HEAD_SIZE, t)
+            snapshot.snapshot(t, rec, HEAD_SIZE)
         n = HEAD_SIZE + a + b + c
         struct.pack_into(_HEAD, rec, 0, MAGIC, VERSION, a, b, c)
         rec[HEAD_SIZE + a:HEAD_SIZE + a + b] = terminal

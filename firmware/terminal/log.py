@@ -59,15 +59,6 @@ class ChallengeLog:
         self.seq += 1
         record["seq"] = self.seq
         line = json.dumps(record)
-        self._room = None
-        try:
-            self._write(line)
-        finally:
-            line = None
-            self._reserve()
-        return self.seq
-
-    def _write(self, line):
         size = _size(self.path)
         if size > 0 and size + len(line) + 1 > self.max_bytes:
             self._rotate()
@@ -75,12 +66,18 @@ class ChallengeLog:
         torn = size > 0 and not self._whole
         # the line and its newline written as they are: no joined copy of the line
         self._whole = False
-        with open(self.path, "a") as f:
-            if torn:
-                f.write("\n")    # a torn line from a power cut stays on its own line
-            f.write(line)
-            f.write("\n")
+        self._room = None
+        try:
+            with open(self.path, "a") as f:
+                if torn:
+                    f.write("\n")    # a torn line from a power cut stays on its own line
+                f.write(line)
+                f.write("\n")
+        finally:
+            line = None
+            self._reserve()
         self._whole = True
+        return self.seq
 
     def _ends_with_newline(self, size):
         with open(self.path, "rb") as f:

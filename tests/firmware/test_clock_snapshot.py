@@ -174,7 +174,7 @@ def test_the_snapshot_carries_its_games_preset_and_log_position():
 
 def test_the_snapshot_written_in_place_is_the_snapshot():
     # The device saves by writing the snapshot straight into the state record's buffer
-    # (Engine.snapshot_into): the same bytes as snapshot(), with and without an undo slot.
+    # (Engine.snapshot with a buffer): the same bytes as snapshot(), with and without an undo slot.
     table = game()
     table.wait(10 * SEC)
     table.press(0)
@@ -182,7 +182,7 @@ def test_the_snapshot_written_in_place_is_the_snapshot():
         t = table.now()
         size = table.engine.snapshot_size()
         buf = bytearray(b"\xaa" * (size + 20))
-        assert table.engine.snapshot_into(buf, 7, t) == size
+        assert table.engine.snapshot(t, buf, 7) == size
         assert bytes(buf[7:7 + size]) == table.engine.snapshot(t)
         assert buf[:7] == b"\xaa" * 7 and buf[7 + size:] == b"\xaa" * 13
         table.engine.end_game(table.now())         # now with the referee's undo slot
