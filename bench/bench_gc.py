@@ -55,7 +55,6 @@ from tests.host.memory_game import WROOM_REACHED, polish_image  # noqa: E402
 # micropython/micropython#10235: ESP32-S3, 2 MB SPIRAM, ~43 kB live: 22-23 ms a collection.
 PUBLISHED_LIVE = 43 * 1024
 PUBLISHED_MS = 22.5
-DISPLAY_MS = 50
 LAG_TARGET_MS = 50
 
 CALIBRATION = """
@@ -101,12 +100,45 @@ def run(target: str, steps: int, tmp: Path) -> dict:
     if proc.returncode != 0:
         raise SystemExit("%s game failed:\n%s" % (target, (proc.stdout + proc.stderr)[-3000:]))
     lines = proc.stdout.splitlines()
+
+    def row(tag):
+        return [int(x) for x in [line for line in lines if line.startswith(tag + " ")][0].split()[1:]]
+
     collections = [tuple(map(int, line.split()[1:])) for line in lines if line.startswith("C ")]
-    other = int([line for line in lines if line.startswith("A ")][0].split()[1])
-    presses = [int(x) for x in [line for line in lines if line.startswith("P ")][0].split()[1:]]
-    heap, areas = map(int, [line for line in lines if line.startswith("H ")][0].split()[1:])
-    return {"collections": collections, "other": other, "presses": presses, "heap": heap,
-            "areas": areas}
+    others = [tuple(map(int, line.split()[1:])) for line in lines if line.startswith("O ")]
+    keys = [int(line.split()[1]) for line in lines if line.startswith("T ")]
+    heap, areas = row("H")
+    return {"collections": collections, "others": others, "presses": row("P"),
+            "keys": keys, "heap": heap, "areas": areas}
+
+
+def p95(values):
+    return sorted(values)[int(0.95 * (len(values) - 1))] if values else 0.0
+
+
+def lags(r: dict, scale: float) -> dict:
+    """What the player sees of each collection, in chip time (module docstring)."""
+    chip = [us * scale / 1000 for us, _at, _quiet in r["collections"]]
+    spans = [(at, ms) for (_us, at, _quiet), ms in zip(r["collections"], chip)]
+    # the panels' own changes: the first one due during a collection is the latest
+    shown = [max(0.0, ms - quiet) for (_us, _at, quiet), ms in zip(r["collections"], chip)]
+    # the collections outside the display task, taken as long as its median: one that
+    # came with a change of the terminal's screen (a mode's modules dropped) holds that
+    # change back by its whole length
+    med = statistics.median(chip) if chip else 0.0
+    forced = [med if screen else max(0.0, med - quiet) for _at, quiet, screen in r["others"]]
+    spans += [(at, med) for at, _quiet, _screen in r["others"]]
+
+    def late(times):
+        out = []
+        for t in times:
+            held = [at + ms - t for at, ms in spans if at < t <= at + ms]
+            if held:
+                out.append(max(held))
+        return out
+
+    return {"chip": chip, "shown": shown, "forced": forced, "presses": late(r["presses"]),
+            "keys": late(r["keys"])}
 
 
 def main(argv=None) -> int:
@@ -122,38 +154,44 @@ def main(argv=None) -> int:
           "published for an ESP32-S3 with 2 MB SPIRAM: %.1f ms; scale %.0f x"
           % (live, cal_us, PUBLISHED_MS, scale))
     print()
-    print("%-6s %6s %5s %15s %18s %5s %14s %9s %10s" % (
-        "target", "heap", "colls", "host us med/p95", "chip ms med/p95/max", "other",
-        "lag ms p95/max", "presses", "late, max"))
-    worst_lag = 0.0
+    print("%-6s %5s %5s %15s %18s %16s %13s %14s %14s" % (
+        "target", "heap", "colls", "host us med/p95", "chip ms med/p95/max",
+        "panels late n p95/max", "forced n/late", "presses n/max", "keys n/max"))
+    met = True
+    worst = (0.0, 0.0)
     with tempfile.TemporaryDirectory() as tmp:
         for target in args.target or ("s3", "wroom"):
             r = run(target, args.steps, Path(tmp))
-            host = [us for us, _at in r["collections"]]
-            chip = [us * scale / 1000 for us in host]
-            # presses that would come while a collection runs on the chip, and how much
-            # later than the finger their (scheduled) handler would timestamp them
-            late = [at + ms - t for (us, at), ms in zip(r["collections"], chip)
-                    for t in r["presses"] if at < t <= at + ms]
-            p95 = sorted(chip)[int(0.95 * (len(chip) - 1))]
-            lag95, lag = max(0.0, p95 - DISPLAY_MS), max(0.0, max(chip) - DISPLAY_MS)
+            host = [us for us, _at, _quiet in r["collections"]]
+            lag = lags(r, scale)
+            chip, shown = lag["chip"], lag["shown"]
+            held = [x for x in shown if x > 0]
+            print("%-6s %4dK %5d %7d/%-7d %5.1f/%5.1f/%6.1f %4d %5.1f/%-6.1f %4d/%-8d "
+                  "%3d/%-3d %5.1f %3d/%-3d %5.1f"
+                  % (target, r["heap"] // 1024, len(host), statistics.median(host), p95(host),
+                     statistics.median(chip), p95(chip), max(chip), len(held), p95(shown),
+                     max(shown), len(r["others"]), len([x for x in lag["forced"] if x > 0]),
+                     len(lag["presses"]), len(r["presses"]), max(lag["presses"], default=0.0),
+                     len(lag["keys"]), len(r["keys"]), max(lag["keys"], default=0.0)))
             if target == "s3":
-                worst_lag = lag95
-            print("%-6s %5dK %5d %7d/%-7d %5.1f/%5.1f/%6.1f %5d %6.1f/%-7.1f %3d of %2d %6.1f ms"
-                  % (target, r["heap"] // 1024, len(host), statistics.median(host),
-                     sorted(host)[int(0.95 * (len(host) - 1))], statistics.median(chip), p95,
-                     max(chip), r["other"], lag95, lag, len(late), len(r["presses"]),
-                     max(late) if late else 0.0))
+                worst = (p95(shown), max(shown))
+                met = worst[0] <= LAG_TARGET_MS and worst[1] <= LAG_TARGET_MS
     print()
     print("peers (published, ESP32-S3 with 2 MB SPIRAM, micropython/micropython#10235): "
           "collection of an almost empty heap < 1 ms; with ~43 kB live 22-23 ms")
-    print("display lag on the reference board, 95th percentile of its collections: %.1f ms "
-          "(target <= %d ms; the host's timings vary by a few tens of percent between runs "
-          "on a shared machine)" % (worst_lag, LAG_TARGET_MS))
-    print("presses: those of the scripted game that come within a collection's chip time "
-          "after it starts (the game presses the challenge button 80 ms after a turn); "
-          "late: how much later their handler would run, and timestamp them")
-    return 0 if worst_lag <= LAG_TARGET_MS else 1
+    print("panels late: collections during which a panel's own change (a clock's second, "
+          "the window's countdown, a timed screen) fell due, and how late the latest one "
+          "is shown, 95th percentile and most over all collections")
+    print("forced: collections an allocation forced outside the display task, and of those "
+          "(taken as long as the median) how many held a panel's change")
+    print("presses, keys: how many of the game's came during a collection (of how many), "
+          "and how much later their handler runs and timestamps them: a press's charge "
+          "moves by that much")
+    print("display lag of the panels' own changes on the reference board: p95 %.1f ms, "
+          "max %.1f ms (target <= %d ms: %s; the host's timings vary by a few tens of "
+          "percent between runs on a shared machine)"
+          % (worst[0], worst[1], LAG_TARGET_MS, "met" if met else "NOT met"))
+    return 0 if met else 1
 
 
 if __name__ == "__main__":
