@@ -20,8 +20,8 @@ _TICK_MS = const(10)
 _KEYPAD_MS = const(10)
 _DISPLAY_MS = const(50)
 # The display task's collection needs this long with no panel changing by itself: the
-# longest collection measured for the reference board (bench/bench_gc.py: 152 ms on
-# its heap in PSRAM) with room to spare.  At most one every _GC_GAP_MS (keys typed in
+# longest collection measured for the reference board (bench/bench_gc.py: 131 ms on
+# its heap in PSRAM, up to 184 ms when the host was busy) with room to spare.  At most one every _GC_GAP_MS (keys typed in
 # a row), and at the latest _GC_WAIT_MS after the event that made it due, even if the
 # panels change more often.
 _GC_ROOM_MS = const(250)
