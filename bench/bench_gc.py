@@ -8,10 +8,14 @@ For each target, `clockctl image` writes the images and the game of the memory t
 judged by the full Polish list) boots from them on the 32-bit MicroPython built from
 ../shared (tests/mpbuild.py), with the board's heap: on the reference board 64 KB growing
 into 2 MB of PSRAM as the port's heap grows (MICROPY_GC_SPLIT_HEAP_AUTO), on the lean
-target its budget, 96 KB of internal RAM.  The collections timed are the firmware's own: the display task collects
-once after the frame that shows a handled press or key (firmware/app/tasks.py,
-display_step).  Rounds after which the heap shrank without such a collection count as
-other collections (an allocation that forced one, or a mode's modules dropped).
+target its budget, 96 KB of internal RAM.  The
+collections timed are the firmware's own: once a press or a key was handled (or the
+terminal's screen changed, or the heap runs low), the display task collects at the first
+frame from which no panel changes by itself for 250 ms (Device.quiet_ms), at most one every
+500 ms and within a second of the event (firmware/app/tasks.py, display_step).  The driver
+prints, for each, the ms until the next change of a panel the firmware saw; collections
+outside the display task (a mode's modules dropped, an allocation that forced one) are
+counted apart, with the same figure.
 
 From host to chip.  A collection marks what is live and sweeps the heap up to its
 highest used block; both are memory-bound loops that run the same py/gc.c on the host
@@ -24,16 +28,22 @@ objects live in a 2 MB heap, the median of 30 collections) and scales every host
 22.5 ms / that median.  The scale comes from PSRAM; the lean target's heap is in internal
 RAM, which is faster, so its chip figures are upper bounds.
 
-What a collection can change.  On the ESP32 port a pin interrupt's Python handler is
-scheduled (ports/esp32/machine_pin.c, mp_sched_schedule) and runs between bytecodes,
-never during a collection: a press that comes during a collection is timestamped when the
-collection ends.  The firmware charges presses at that timestamp (firmware/hal_buttons.py)
-and collects right after showing a turn change, when the player now on turn has yet to
-move; the benchmark counts the presses of the game that come within a collection's chip
-time after it started and how late they would be timestamped: a collection can shift a
-charge by up to its own length, if a press comes that soon after the previous one.  The display may lag
-a collection: the collection starts right after a frame, and the next frame, due 50 ms
-later, waits for it: lag = chip time - 50 ms (at least 0).  Target: <= 50 ms.
+What a player sees.  Nothing runs during a collection (starting at `at`, lasting `ms` on
+the chip); after it, the tasks resume at once (app.tasks keeps each task's period from the
+start of its round).  The panels' own changes (a running clock's next second, the
+challenge window's countdown, a timed screen) due within (at, at + ms] are shown late by
+at + ms - due; the first is the latest, so a collection holds the panels back by
+ms - (ms until the next change) if that is positive.  Target: 95th percentile and most,
+over the collections, <= 50 ms (the exit status).  Collections outside the display task
+are taken as long as its median; one that came with a change of the terminal's screen
+holds that change back by its whole length.  Inputs: on the ESP32 port a pin interrupt's
+Python handler is scheduled (ports/esp32/machine_pin.c, mp_sched_schedule) and runs
+between bytecodes, never during a collection, so a press made during one is timestamped
+when it ends (the firmware charges presses at that timestamp, firmware/hal_buttons.py):
+its charge moves by at + ms - t.  Keys are scanned, so one pressed during a collection
+is seen and shown that much later.  Both are counted with their largest delay.  The
+scripted game presses the challenge button 80 ms after a turn and types a key every 70 ms,
+faster than a person does.
 """
 
 from __future__ import annotations
@@ -55,7 +65,6 @@ from tests.host.memory_game import WROOM_HEAP, polish_image  # noqa: E402
 # micropython/micropython#10235: ESP32-S3, 2 MB SPIRAM, ~43 kB live: 22-23 ms a collection.
 PUBLISHED_LIVE = 43 * 1024
 PUBLISHED_MS = 22.5
-DISPLAY_MS = 50
 LAG_TARGET_MS = 50
 
 CALIBRATION = """
@@ -100,12 +109,45 @@ def run(target: str, steps: int, tmp: Path) -> dict:
     if proc.returncode != 0:
         raise SystemExit("%s game failed:\n%s" % (target, (proc.stdout + proc.stderr)[-3000:]))
     lines = proc.stdout.splitlines()
+
+    def row(tag):
+        return [int(x) for x in [line for line in lines if line.startswith(tag + " ")][0].split()[1:]]
+
     collections = [tuple(map(int, line.split()[1:])) for line in lines if line.startswith("C ")]
-    other = int([line for line in lines if line.startswith("A ")][0].split()[1])
-    presses = [int(x) for x in [line for line in lines if line.startswith("P ")][0].split()[1:]]
-    heap, areas = map(int, [line for line in lines if line.startswith("H ")][0].split()[1:])
-    return {"collections": collections, "other": other, "presses": presses, "heap": heap,
-            "areas": areas}
+    others = [tuple(map(int, line.split()[1:])) for line in lines if line.startswith("O ")]
+    keys = [int(line.split()[1]) for line in lines if line.startswith("T ")]
+    heap, areas = row("H")
+    return {"collections": collections, "others": others, "presses": row("P"),
+            "keys": keys, "heap": heap, "areas": areas}
+
+
+def p95(values):
+    return sorted(values)[int(0.95 * (len(values) - 1))] if values else 0.0
+
+
+def lags(r: dict, scale: float) -> dict:
+    """What the player sees of each collection, in chip time (module docstring)."""
+    chip = [us * scale / 1000 for us, _at, _quiet in r["collections"]]
+    spans = [(at, ms) for (_us, at, _quiet), ms in zip(r["collections"], chip)]
+    # the panels' own changes: the first one due during a collection is the latest
+    shown = [max(0.0, ms - quiet) for (_us, _at, quiet), ms in zip(r["collections"], chip)]
+    # the collections outside the display task, taken as long as its median: one that
+    # came with a change of the terminal's screen (a mode's modules dropped) holds that
+    # change back by its whole length
+    med = statistics.median(chip) if chip else 0.0
+    forced = [med if screen else max(0.0, med - quiet) for _at, quiet, screen in r["others"]]
+    spans += [(at, med) for at, _quiet, _screen in r["others"]]
+
+    def late(times):
+        out = []
+        for t in times:
+            held = [at + ms - t for at, ms in spans if at < t <= at + ms]
+            if held:
+                out.append(max(held))
+        return out
+
+    return {"chip": chip, "shown": shown, "forced": forced, "presses": late(r["presses"]),
+            "keys": late(r["keys"])}
 
 
 def main(argv=None) -> int:
@@ -121,38 +163,44 @@ def main(argv=None) -> int:
           "published for an ESP32-S3 with 2 MB SPIRAM: %.1f ms; scale %.0f x"
           % (live, cal_us, PUBLISHED_MS, scale))
     print()
-    print("%-6s %6s %5s %15s %18s %5s %14s %9s %10s" % (
-        "target", "heap", "colls", "host us med/p95", "chip ms med/p95/max", "other",
-        "lag ms p95/max", "presses", "late, max"))
-    worst_lag = 0.0
+    print("%-6s %5s %5s %15s %18s %16s %13s %14s %14s" % (
+        "target", "heap", "colls", "host us med/p95", "chip ms med/p95/max",
+        "panels late n p95/max", "forced n/late", "presses n/max", "keys n/max"))
+    met = True
+    worst = (0.0, 0.0)
     with tempfile.TemporaryDirectory() as tmp:
         for target in args.target or ("s3", "wroom"):
             r = run(target, args.steps, Path(tmp))
-            host = [us for us, _at in r["collections"]]
-            chip = [us * scale / 1000 for us in host]
-            # presses that would come while a collection runs on the chip, and how much
-            # later than the finger their (scheduled) handler would timestamp them
-            late = [at + ms - t for (us, at), ms in zip(r["collections"], chip)
-                    for t in r["presses"] if at < t <= at + ms]
-            p95 = sorted(chip)[int(0.95 * (len(chip) - 1))]
-            lag95, lag = max(0.0, p95 - DISPLAY_MS), max(0.0, max(chip) - DISPLAY_MS)
+            host = [us for us, _at, _quiet in r["collections"]]
+            lag = lags(r, scale)
+            chip, shown = lag["chip"], lag["shown"]
+            held = [x for x in shown if x > 0]
+            print("%-6s %4dK %5d %7d/%-7d %5.1f/%5.1f/%6.1f %4d %5.1f/%-6.1f %4d/%-8d "
+                  "%3d/%-3d %5.1f %3d/%-3d %5.1f"
+                  % (target, r["heap"] // 1024, len(host), statistics.median(host), p95(host),
+                     statistics.median(chip), p95(chip), max(chip), len(held), p95(shown),
+                     max(shown), len(r["others"]), len([x for x in lag["forced"] if x > 0]),
+                     len(lag["presses"]), len(r["presses"]), max(lag["presses"], default=0.0),
+                     len(lag["keys"]), len(r["keys"]), max(lag["keys"], default=0.0)))
             if target == "s3":
-                worst_lag = lag95
-            print("%-6s %5dK %5d %7d/%-7d %5.1f/%5.1f/%6.1f %5d %6.1f/%-7.1f %3d of %2d %6.1f ms"
-                  % (target, r["heap"] // 1024, len(host), statistics.median(host),
-                     sorted(host)[int(0.95 * (len(host) - 1))], statistics.median(chip), p95,
-                     max(chip), r["other"], lag95, lag, len(late), len(r["presses"]),
-                     max(late) if late else 0.0))
+                worst = (p95(shown), max(shown))
+                met = worst[0] <= LAG_TARGET_MS and worst[1] <= LAG_TARGET_MS
     print()
     print("peers (published, ESP32-S3 with 2 MB SPIRAM, micropython/micropython#10235): "
           "collection of an almost empty heap < 1 ms; with ~43 kB live 22-23 ms")
-    print("display lag on the reference board, 95th percentile of its collections: %.1f ms "
-          "(target <= %d ms; the host's timings vary by a few tens of percent between runs "
-          "on a shared machine)" % (worst_lag, LAG_TARGET_MS))
-    print("presses: those of the scripted game that come within a collection's chip time "
-          "after it starts (the game presses the challenge button 80 ms after a turn); "
-          "late: how much later their handler would run, and timestamp them")
-    return 0 if worst_lag <= LAG_TARGET_MS else 1
+    print("panels late: collections during which a panel's own change (a clock's second, "
+          "the window's countdown, a timed screen) fell due, and how late the latest one "
+          "is shown, 95th percentile and most over all collections")
+    print("forced: collections an allocation forced outside the display task, and of those "
+          "(taken as long as the median) how many held a panel's change")
+    print("presses, keys: how many of the game's came during a collection (of how many), "
+          "and how much later their handler runs and timestamps them: a press's charge "
+          "moves by that much")
+    print("display lag of the panels' own changes on the reference board: p95 %.1f ms, "
+          "max %.1f ms (target <= %d ms: %s; the host's timings vary by a few tens of "
+          "percent between runs on a shared machine)"
+          % (worst[0], worst[1], LAG_TARGET_MS, "met" if met else "NOT met"))
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

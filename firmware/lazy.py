@@ -3,8 +3,10 @@
 # classes and tables; the next import loads them again (from flash on the chip).
 
 
-def unload(names):
-    """Drop the modules `names` ("package.module" or "module") that are loaded."""
+def unload(names, collect=True):
+    """Drop the modules `names` ("package.module" or "module") that are loaded, and
+    collect them at once unless `collect` is False (the caller's next collection
+    frees them)."""
     import gc
     import sys
 
@@ -19,4 +21,5 @@ def unload(names):
                     delattr(parent, attr)
                 except (AttributeError, TypeError):
                     pass
-    gc.collect()
+    if collect:
+        gc.collect()

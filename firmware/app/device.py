@@ -455,6 +455,33 @@ class Device:
                 shown += _show(panel)
         return shown
 
+    def quiet_ms(self, now, limit):
+        """ms from `now` until a panel changes with time alone (Engine.quiet_ms,
+        ChallengeFlow.quiet_ms; here: the pause switch's hold asking for the game's
+        end, dimming, the burn-in shift, going to sleep), at most `limit`; 0 when such
+        a change is due.  The display task collects garbage where this is long
+        (app.tasks.display_step).  Allocates nothing."""
+        q = self.engine.quiet_ms(now, limit)
+        flow = self.flow
+        if flow is not None:
+            q = flow.quiet_ms(now, q)
+        if self._finish_side >= 0:
+            held = self.board.buttons.held_ms(BUTTON_PAUSE, now)
+            if held >= 0 and FINISH_HOLD_MS - held < q:
+                q = FINISH_HOLD_MS - held
+        n = _DIM_AFTER_MS - ticks_diff(now, self._awake_t)
+        if 0 < n < q:
+            q = n
+        n = _SHIFT_MS - ticks_diff(now, self._shift_at)
+        if 0 < n < q:
+            q = n                    # (held back in a clock's last seconds: no change then)
+        if self.sleep_at is not None:
+            n = ticks_diff(self.sleep_at, now)
+            if n < q:
+                q = n
+        return q if q > 0 else 0
+        return q
+
     def _set_contrast(self, panel, index, value):
         if self._contrast[index] != value:
             self._contrast[index] = value

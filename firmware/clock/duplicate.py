@@ -82,6 +82,7 @@ class Duplicate(Engine):
 
     def _refresh(self, t):
         # Both panels show the move's countdown; allocates nothing.
+        self._shown_t = t
         left = self._initial + self._credit[0] - self._used_at(0, t)
         if left < 0:
             left = 0

@@ -705,6 +705,7 @@ class Engine:
         return self._displays[side]
 
     def _refresh(self, t):
+        self._shown_t = t
         self._refresh_side(0, t)
         self._refresh_side(1, t)
 
@@ -755,6 +756,51 @@ class Engine:
             d.window_s = 0
         d.forfeit = self.forfeit_side == side or self.forfeit_side == BOTH
         d.game_over = self.phase == PHASE_OVER
+
+    def quiet_ms(self, now, limit):
+        """ms from tick `now` until the display models, as last refreshed, change with
+        time alone: a running clock's next second (counting down, its digits round up,
+        clock.display.write_time, so they change when the time left reaches a whole
+        second; in overtime, counting up, one ms after), its next penalty minute or its
+        forfeit, the challenge window's next second or its end.  At most `limit`; 0 when
+        such a change is due and not refreshed yet.  Allocates nothing (app.tasks
+        collects garbage where this is long)."""
+        t = self._shown_t
+        since = ticks_diff(now, t)
+        q = limit + since                # measured from t
+        run = self._run
+        for side in (0, 1):
+            if not run & (1 << side):
+                continue
+            left = self._initial + self._credit[side] - self._used_at(side, t)
+            if left > 5999000:
+                n = left - 5999000       # 99:59 until then
+            elif left > 0:
+                n = (left - 1) % 1000 + 1
+            else:
+                n = left % 1000 + 1
+                if self._ot_points:
+                    x = -left - self._excused[side]
+                    if self._ot_started:
+                        m = 1 - x if x <= 0 else (-x) % _MINUTE + 1
+                    else:
+                        m = _MINUTE - x if x < 0 else _MINUTE - x % _MINUTE
+                    if m < n:
+                        n = m
+            if n < q:
+                q = n
+            n = self._forfeit_limit(side)
+            if n >= 0:
+                n -= ticks_diff(t, self._since[side])
+                if n < q:
+                    q = n
+        if self._win_open and self._win_timed and not self.paused:
+            n = ticks_diff(self._win_deadline, t)
+            n = (n - 1) % 1000 + 1 if n > 0 else 0
+            if n < q:
+                q = n
+        q -= since
+        return q if q > 0 else 0
 
     # -- results -----------------------------------------------------------
 

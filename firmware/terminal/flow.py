@@ -155,7 +155,10 @@ class ChallengeFlow:
         self._close_referee()
         if loaded:
             self.keymap = self.entry = None
-            unload(MODE_MODULES)
+            # freed by the display task's next collection (app.tasks.display_step), which
+            # comes once the screen has changed: a collection now would hold the neutral
+            # screen back (a verdict's time up is a change no key made)
+            unload(MODE_MODULES, False)
 
     def list_id(self):
         lex = self.lexicon
@@ -312,6 +315,27 @@ class ChallengeFlow:
                 self.close_prompt(t)        # the window ended meanwhile: nothing to accept
                 return True
         return False
+
+    def quiet_ms(self, now, limit):
+        """ms from `now` until update() changes the screen with time alone: a typed
+        letter committed, the verdict's time up, a notice gone, the referee's lockout
+        second or idle exit; at most `limit`, 0 when due.  What follows the engine (a
+        window's end) is the engine's (Engine.quiet_ms).  Allocates nothing."""
+        state = self.state
+        if state == ENTRY:
+            entry = self.entry
+            if not entry.pending_key:
+                return limit
+            n = entry.timeout_ms - ticks_diff(now, entry.pending_t)     # entry.expire
+        elif state == VERDICT:
+            n = self.settings.get("verdict_ms", 10000) - ticks_diff(now, self.since)
+        elif state == REFEREE:
+            n = self.referee.quiet_ms(now, limit)
+        elif state == NEUTRAL and self.notice:
+            n = _NOTICE_MS - ticks_diff(now, self.notice_t)
+        else:
+            return limit
+        return limit if n > limit else n if n > 0 else 0
 
     # --- hold, accept, finish (the neutral screen's B and C, the pause switch) ---
 

@@ -385,6 +385,24 @@ class Referee:
                 return True
         return False
 
+    def quiet_ms(self, now, limit):
+        """ms from `now` until update() changes the screen with time alone (the idle
+        exit, the word check's multi-tap letter, the PIN lockout's next second)."""
+        n = IDLE_MS - ticks_diff(now, self.last_t)
+        if n < limit:
+            limit = n if n > 0 else 0
+        entry = self.check_entry
+        if self.mode == CHECK and entry is not None and entry.pending_key:
+            n = entry.timeout_ms - ticks_diff(now, entry.pending_t)    # entry.expire
+            if n < limit:
+                limit = n if n > 0 else 0
+        elif self.mode == PIN and self.locked_t is not None:
+            n = _LOCK_MS - ticks_diff(now, self.locked_t)     # shown in whole seconds, up
+            n = (n - 1) % 1000 + 1 if n > 0 else 0
+            if n < limit:
+                limit = n
+        return limit
+
     # --- drawing ------------------------------------------------------------
 
     def lines(self):

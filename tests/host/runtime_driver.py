@@ -7,7 +7,10 @@
 #   micropython runtime_driver.py check              boot, report, exit
 #   micropython runtime_driver.py memory STEPS       a game with challenges, heap figures
 #   micropython runtime_driver.py gcpause STEPS      the same game, the display task's
-#                                                    collections timed (bench/bench_gc.py)
+#                                                    collections timed (bench/bench_gc.py):
+#                                                    "C host_us at quiet_ms" for each,
+#                                                    "O at quiet_ms screen" for one outside
+#                                                    it, "T at" for each key, "P ..."
 #
 # Lines: "B recovered paused phase left0 left1 note" after boot,
 #        "S step left0 left1" after every 10 ms step, "E" at the end.
@@ -32,6 +35,8 @@ from timebase import ManualClock
 
 import app
 from app import board as board_mod
+
+_QUIET_MAX = 60000   # gcpause: how far ahead a panel's next change is looked for
 
 PINS = (hwconfig.PIN_BUTTON_LEFT, hwconfig.PIN_BUTTON_RIGHT, hwconfig.PIN_BUTTON_PAUSE,
         hwconfig.PIN_BUTTON_CHALLENGE)
@@ -83,8 +88,6 @@ class Player:
         self._sample = None
         self._display = None        # the display task's round (app.tasks), gcpause mode
         self._display_task = None   # the same round untimed (memory mode)
-        self.collections = []       # (host us of the round, virtual ms) when it collected
-        self.other_drops = 0        # rounds after which the heap shrank outside the display task
         self.presses = []           # virtual ms of each press (its interrupt)
 
     def sample_every(self, n, func):
@@ -97,12 +100,21 @@ class Player:
             self.clock.advance(10)
             now = self.clock.ticks_ms()
             before = gc.mem_alloc()
+            flow = self.dev.flow
+            state = flow.state if flow is not None else -1
             self.dev.tick(now)
             self.dev.scan_keys(now)
+            if self._display is not None and gc.mem_alloc() < before:
+                # a collection the display task did not make: when, how long the panels
+                # were to stay as they were, and 1 if the terminal's screen changed with
+                # it (a mode's modules dropped, lazy.unload), else 0 (an allocation
+                # forced it)
+                print("O %d %d %d" % (now, self.dev.quiet_ms(now, _QUIET_MAX),
+                                      flow is not None and flow.state != state))
             self.step += 1
             if self.step % 5 == 0:
                 if self._display is not None:
-                    self._display_round(now, before)
+                    self._display_round(now)
                 elif self._display_task is not None:
                     self._display_task(now)
                 else:
@@ -111,20 +123,19 @@ class Player:
                 self._sample()
             print("S %d %d %d" % (self.step, left(self.dev, 0), left(self.dev, 1)))
 
-    def _display_round(self, now, before):
+    def _display_round(self, now):
         import time
 
-        events = self.dev.events
-        if gc.mem_alloc() < before:
-            self.other_drops += 1       # a collection the display task did not make
-        # draw first, so that the round timed below is the collection (and a check)
+        # draw first, so that the round timed below is the collection (and a check);
+        # how long the panels stay as they are, as the display task sees it
         self.dev.refresh(now)
+        quiet = self.dev.quiet_ms(now, _QUIET_MAX)
         t = time.ticks_us()
-        self._display(now)
+        collected = self._display(now)
         t = time.ticks_diff(time.ticks_us(), t)
-        if self._display_seen != events:
-            self._display_seen = events
-            self.collections.append((t, now))
+        if collected:
+            # printed at once: the game's heap holds no record of it
+            print("C %d %d %d" % (t, now, quiet))
 
     def run_display_task(self):
         """Redraw as the device's display task does every 50 ms (app.tasks.display_step:
@@ -137,7 +148,6 @@ class Player:
         from app.tasks import display_step
 
         self._display = display_step(self.dev)
-        self._display_seen = self.dev.events
 
     def press(self, index):
         self.presses.append(self.clock.ticks_ms())
@@ -237,6 +247,8 @@ class Challenger(Player):
     """A player who also uses the terminal's keypad, through the key matrix."""
 
     def key(self, ch):
+        if self._display is not None:       # gcpause: when each key was pressed
+            print("T %d" % self.clock.ticks_ms())
         MATRIX[0].press_key(ch)
         self.advance(4)
         MATRIX[0].release_key(ch)
@@ -354,9 +366,6 @@ def memory(steps, timed_display=False):
     print("K " + " ".join(sorted(m for m in sys.modules if m == "link" or m.startswith("link."))))
     print("G %d %d %d" % tuple(GC_US))
     if timed_display:
-        for us, at in p.collections:
-            print("C %d %d" % (us, at))
-        print("A %d" % p.other_drops)
         print("P " + " ".join(str(t) for t in p.presses))
 
 
