@@ -18,14 +18,20 @@ _CACHE_SMALL = const(1088)
 _LARGE_HEAP = const(512 * 1024)
 
 
-def cache_bytes():
+def large_heap():
+    """True where the heap can grow large (PSRAM: the reference board), False on a board
+    with internal RAM only (the lean target)."""
     import gc
 
     # gc.mem_free() counts what the heap may still grow by (MICROPY_GC_SPLIT_HEAP_AUTO);
     # CPython (the host's tests) has no such limit
     if not hasattr(gc, "mem_free"):
-        return _CACHE_LARGE
-    return _CACHE_LARGE if gc.mem_free() + gc.mem_alloc() >= _LARGE_HEAP else _CACHE_SMALL
+        return True
+    return gc.mem_free() + gc.mem_alloc() >= _LARGE_HEAP
+
+
+def cache_bytes():
+    return _CACHE_LARGE if large_heap() else _CACHE_SMALL
 
 
 def open_lexicon():

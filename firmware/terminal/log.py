@@ -6,6 +6,7 @@
 # next record.
 
 from micropython import const
+import io
 import json
 import os
 
@@ -14,8 +15,21 @@ OLD_NAME = "challenges.1.jsonl"
 # Room for the file object an append opens (VfsLfs2's file with its cache: 252 bytes on
 # the chip's 32 bits), held from start-up and let go just before the open.  A verdict
 # is the heap's fullest moment, and in pieces by then: an allocation that finds no hole
-# collects first (py/gc.c, gc_alloc), and this block is then free for the file.
+# collects first (py/gc.c, gc_alloc), and this block is then free for the file.  The
+# record itself is written piece by piece (json.dump): no line of it in RAM.
 _ROOM = const(256)
+
+
+class _Length(io.IOBase):
+    """A stream that only counts what is written to it: a record's length, without the
+    record."""
+
+    def __init__(self):
+        self.n = 0
+
+    def write(self, data):
+        self.n += len(data)
+        return len(data)
 
 
 def _size(path):
@@ -58,23 +72,22 @@ class ChallengeLog:
         """Write one record (a dict); adds "seq".  Returns the seq."""
         self.seq += 1
         record["seq"] = self.seq
-        line = json.dumps(record)
+        length = _Length()
+        json.dump(record, length)
         size = _size(self.path)
-        if size > 0 and size + len(line) + 1 > self.max_bytes:
+        if size > 0 and size + length.n + 1 > self.max_bytes:
             self._rotate()
             size = -1
         torn = size > 0 and not self._whole
-        # the line and its newline written as they are: no joined copy of the line
         self._whole = False
         self._room = None
         try:
             with open(self.path, "a") as f:
                 if torn:
                     f.write("\n")    # a torn line from a power cut stays on its own line
-                f.write(line)
+                json.dump(record, f)
                 f.write("\n")
         finally:
-            line = None
             self._reserve()
         self._whole = True
         return self.seq
