@@ -68,8 +68,12 @@ def display_step(dev):
     # is short there, and what matters is that the heap stays in one piece (a challenge
     # fills it: docs/runtime.md, Memory).  It collects at the round after the event, as
     # garbage left between the live objects fragments the heap; the wait for a quiet
-    # stretch is for the reference board's long collections in PSRAM.
+    # stretch is for the reference board's long collections in PSRAM, and so is the
+    # collection owed when the free part runs low (a small heap is mostly full: there an
+    # allocation that finds no room collects, in a short collection).
     at_once = not large_heap()
+    if at_once:
+        mem_free = None
 
     def step(now):
         dev.refresh(now)
