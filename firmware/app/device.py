@@ -103,6 +103,7 @@ class Device:
         self._log_seq = -1           # seq of the last record taken into _pending
         self._pending = []           # game log lines not yet in the file
         self._log_at = 0
+        self._log_held = False       # lines held back during a challenge (_log_waits)
         self._config_serial = -1
         self._preset_pending = False
         self.sleep_at = None         # ticks at which the device goes to deep sleep
@@ -268,8 +269,11 @@ class Device:
             self.commit(now)
         elif self._running() and self.state.due(now):
             self.save(now)
-        if not self._log_waits() and (self._pending
-                                      or ticks_diff(now, self._log_at) >= _LOG_FLUSH_MS):
+        # lines held back go once the challenge is over; a failing flash is tried again
+        # every _LOG_FLUSH_MS, not at every tick
+        if (self._log_held or ticks_diff(now, self._log_at) >= _LOG_FLUSH_MS) \
+                and not self._log_waits():
+            self._log_held = False
             self.flush_log(now)
 
     def commit(self, now):
@@ -277,7 +281,9 @@ class Device:
         unless they wait for the end of a challenge (_log_waits)."""
         self._dirty = False
         self.save(now)
-        if not self._log_waits():
+        if self._log_waits():
+            self._log_held = True
+        else:
             self.flush_log(now)
 
     def _log_waits(self):
