@@ -696,8 +696,9 @@ def cmd_push_firmware(args) -> int:
     from host_tools.targets import TARGETS
 
     if TARGETS[args.target]["code"] != "littlefs":
-        raise SystemExit(f"clockctl: the {args.target} target runs its firmware from a ROMFS "
-                         "partition, which the link cannot write safely: use clockctl flash")
+        raise SystemExit(f"clockctl: the {args.target} target has its firmware frozen into "
+                         "its MicroPython image, which the link cannot write: build the image "
+                         "again and use clockctl flash (docs/targets.md)")
     source = Path(args.firmware_dir) if args.firmware_dir else image.FIRMWARE
     try:
         files = image.firmware_tree(args.target, source)
@@ -817,7 +818,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("flash", help="provision new clocks: MicroPython + firmware + filesystem")
     sp.add_argument("--firmware", required=True,
                     help="MicroPython .bin: ESP32_GENERIC_S3 (v1.26+) for the s3 target, "
-                         "a ROMFS build for wroom")
+                         "the TILECLOCK_WROOM image (firmware frozen in it) for wroom")
     sp.add_argument("--lexicon", help="word list image to put on the device")
     sp.add_argument("--config", help="config.json to put on the device")
     target_opts(sp)

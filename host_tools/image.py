@@ -7,13 +7,15 @@ files, the same for every way it reaches a clock:
   slot `fw/a/` (or `fw/b/`) that `fw/slot` names; boot.py puts the slot first on
   `sys.path`.  `clockctl push-firmware` writes the other slot and switches `fw/slot`
   with one rename (docs/targets.md, Updating the firmware);
-- the lean target ("wroom", ROMFS build): in a ROMFS image for the `romfs` partition
-  (host_tools/romfs.py), run in place from flash; the filesystem holds no code.
+- the lean target ("wroom", the TILECLOCK_WROOM image): frozen into the MicroPython
+  image itself (boards/TILECLOCK_WROOM/manifest.py, firmware/manifest.py), main.py too;
+  the filesystem holds no code, only config.json, the word list lexicon.dawg and logs/.
+  `frozen_names(target)` are the module paths such an image must carry.
 
-Either way the filesystem holds boot.py and main.py (source: MicroPython starts them by
-name), config.json, the word list lexicon.dawg and logs/.  The target's pin map
-(`hwconfig_wroom.py` for the WROOM) becomes `hwconfig`; the other boards' pin maps and
-the freeze manifests stay on the host.  The published drivers go to `lib/`.
+On the reference board the filesystem also holds boot.py and main.py (source:
+MicroPython starts them by name).  The target's pin map (`hwconfig_wroom.py` for the
+WROOM) becomes `hwconfig`; the other boards' pin maps and the freeze manifests stay on
+the host.  The published drivers go to `lib/`.
 
 LittleFS block size 4096 (the flash sector); an image is exactly the size of its
 partition, as MicroPython mounts it with the partition's block count.
@@ -127,6 +129,19 @@ def firmware_tree(target: str = targets_mod.DEFAULT_TARGET, firmware_dir: Path |
     return files
 
 
+def frozen_names(target: str = "wroom", firmware_dir: Path | None = None,
+                 drivers=DRIVERS) -> list[str]:
+    """The paths of the modules firmware/manifest.py freezes for `target` (as its image
+    names them: "clock/engine.py", "hwconfig.py", "main.py", "ssd1306.py"): every module
+    of firmware/ but boot.py, with the target's pin map as hwconfig, and the drivers."""
+    firmware_dir = Path(firmware_dir or FIRMWARE)
+    names = set(firmware_sources(target, firmware_dir))
+    if (firmware_dir / "main.py").is_file():
+        names.add("main.py")
+    names.update(name + ".py" for name in drivers)
+    return sorted(names)
+
+
 def source_files(firmware_dir: Path | None = None) -> dict[str, bytes]:
     firmware_dir = Path(firmware_dir or FIRMWARE)
     return {name: (firmware_dir / name).read_bytes() for name in SOURCE_ONLY
@@ -154,9 +169,11 @@ def data_files(lexicon: bytes | None = None, config: dict | None = None) -> dict
 def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | None = None,
                      config: dict | None = None, firmware_dir: Path | None = None,
                      drivers=DRIVERS) -> dict[str, bytes]:
-    """Every file of the LittleFS filesystem of a new clock of `target`."""
-    files = source_files(firmware_dir)
-    if targets_mod.target(target)["code"] == "littlefs":
+    """Every file of the LittleFS filesystem of a new clock of `target`: on a target
+    whose image has the firmware frozen in it, config.json and the word list only."""
+    code = targets_mod.target(target)["code"]
+    files = source_files(firmware_dir) if code != "frozen" else {}
+    if code == "littlefs":
         slot = SLOTS[0]
         for rel, data in firmware_tree(target, firmware_dir, drivers).items():
             files["%s/%s/%s" % (FW_DIR, slot, rel)] = data
