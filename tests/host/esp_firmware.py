@@ -10,7 +10,8 @@ the same way, the partition table of the port's CSV, and the three joined by
     firmware(kind, cache_dir) -> Path of a cached .bin
     KINDS: "s3" (ESP32_GENERIC_S3 v1.26.0), "s3-oct" (its SPIRAM_OCT variant),
            "wroom" (TILECLOCK_WROOM: the firmware frozen in it, its names in the image as
-           frozen_content.c has them), "esp32-stock" (ESP32_GENERIC),
+           frozen_content.c has them), "wroom-old" (the same, one module short),
+           "esp32-stock" (ESP32_GENERIC),
            "s3-old" (ESP32_GENERIC_S3 v1.25.0), "c3" (another chip)
 """
 
@@ -80,6 +81,7 @@ KINDS = {
                TABLE_4MIB_PLUS),
     "s3-old": ("esp32s3", "1.25.0", "Generic ESP32S3 module", "ESP32S3", TABLE_4MIB_PLUS),
     "wroom": ("esp32", "1.26.0", BOARD_NAME_WROOM, "ESP32", TABLE_TILECLOCK_WROOM),
+    "wroom-old": ("esp32", "1.26.0", BOARD_NAME_WROOM, "ESP32", TABLE_TILECLOCK_WROOM),
     "esp32-stock": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_4MIB_PLUS),
     "c3": ("esp32c3", "1.26.0", "ESP32C3 module", "ESP32C3", TABLE_4MIB_PLUS),
 }
@@ -163,9 +165,11 @@ def frozen(kind: str) -> bytes:
     """The names of the frozen modules as frozen_content.c lists them (mp_frozen_names:
     the port's, then the firmware's, each ending in a NUL), for an image with the firmware
     frozen in it (the firmware/ of now); else nothing."""
-    if kind != "wroom":
+    if kind not in ("wroom", "wroom-old"):
         return b""
     names = ["_boot.py", "inisetup.py", "asyncio/core.py"] + image.frozen_names("wroom")
+    if kind == "wroom-old":                 # built before the engine was a module of its own
+        names.remove("clock/engine.py")
     return b"".join(name.encode() + b"\0" for name in names)
 
 
@@ -174,6 +178,7 @@ def firmware(kind: str, cache_dir: Path) -> Path:
     chip, version, *_ = KINDS[kind]
     name = {"s3": "ESP32_GENERIC_S3", "s3-oct": "ESP32_GENERIC_S3-SPIRAM_OCT",
             "s3-old": "ESP32_GENERIC_S3", "wroom": "TILECLOCK_WROOM",
+            "wroom-old": "TILECLOCK_WROOM-old",
             "esp32-stock": "ESP32_GENERIC", "c3": "ESP32_GENERIC_C3"}[kind]
     # the table's digest in the name: a changed table is a new image, not a stale one
     # (and of the frozen modules' names: an image of a firmware with other modules too)

@@ -1,5 +1,5 @@
 """Provisioning: the firmware .bin read and checked against the target (chip, app
-descriptor, MicroPython version and board, ROMFS partition), the chip asked what it is
+descriptor, MicroPython version and board, the frozen firmware's modules), the chip asked what it is
 (chip, PSRAM, flash), and one plan of every byte that `clockctl image` writes to files
 and `clockctl flash` writes to the chip.  The firmware files are real ESP-IDF images,
 made by esptool's own elf2image and merge-bin (tests/host/esp_firmware.py); no chip is
@@ -77,7 +77,8 @@ def test_esptool_made_firmware_is_read_chip_descriptor_version_board(fw):
     assert oct_.board == "Generic ESP32S3 module with Octal-SPIRAM"
     wroom = appimage.read(fw["wroom"].read_bytes())
     assert (wroom.chip, wroom.base) == ("esp32", 0x1000)
-    assert wroom.partition("romfs").offset == 0x1E0000
+    assert wroom.board == "Tileclock ESP32-WROOM" and wroom.partition("romfs") is None
+    assert wroom.app.size == 0x210000                # the frozen firmware's room
     # esptool's own reader agrees that these are valid images
     out = subprocess.run([sys.executable, "-m", "esptool", "--chip", "esp32s3", "image-info",
                           str(fw["s3"])], capture_output=True, text=True).stdout
@@ -99,7 +100,7 @@ def test_damaged_or_foreign_files_are_refused_with_a_reason(fw, tmp_path):
     ("wroom", "s3", "for the ESP32, --target s3 is an ESP32-S3"),
     ("s3", "wroom", "for the ESP32-S3, --target wroom is an ESP32"),
     ("s3-old", "s3", "MicroPython 1.25.0 is too old"),
-    ("esp32-stock", "wroom", "no 'romfs' partition"),
+    ("esp32-stock", "wroom", "the stock Generic ESP32 module image, without the firmware"),
     ("c3", "s3", "for the ESP32-C3"),
 ])
 def test_unsupported_firmware_is_refused_naming_what_is_supported(fw, kind, target, message):
@@ -108,7 +109,15 @@ def test_unsupported_firmware_is_refused_naming_what_is_supported(fw, kind, targ
     text = str(e.value)
     assert message in text
     assert "--target s3: ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image" in text
-    assert "--target wroom: ESP32-WROOM-32E with ESP32_GENERIC built with ROMFS" in text
+    assert "--target wroom: ESP32-WROOM-32E with the TILECLOCK_WROOM image" in text
+
+
+def test_a_wroom_image_of_another_firmware_is_refused(fw):
+    """The lean target's image has the firmware frozen in it: one whose frozen modules
+    lack one of the firmware here was built from another firmware."""
+    with pytest.raises(flashing.FlashError, match="lacks 1 module.*clock/engine.py.*build "
+                                                  "the image again"):
+        flashing.plan("wroom", fw["wroom-old"].read_bytes())
 
 
 def test_the_chip_on_the_port_must_match_the_image():
@@ -132,7 +141,7 @@ def test_the_chip_on_the_port_must_match_the_image():
     assert wroom["chip"] == "esp32"
     with pytest.raises(flashing.FlashError, match="is an ESP32, --target s3 needs an ESP32-S3"):
         flashing.check_device(wroom, "s3", quad)
-    flashing.check_device(wroom, "wroom", {"variant": "ESP32_GENERIC with ROMFS", "psram": None})
+    flashing.check_device(wroom, "wroom", {"variant": "TILECLOCK_WROOM", "psram": None})
 
 
 def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
@@ -166,12 +175,11 @@ def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
                          "--lexicon", str(lex), "--out", str(out)]) == 0
         fw_info = appimage.read(fw[kind].read_bytes())
         # the filesystem after the last partition: 0x200000, after the lean target's
-        # 256 KB romfs partition 0x220000 (boards/TILECLOCK_WROOM/partitions-tileclock.csv)
+        # larger factory app 0x220000 (boards/TILECLOCK_WROOM/partitions-tileclock.csv)
         vfs_at = 0x220000 if target == "wroom" else 0x200000
         expect = {fw_info.base: fw[kind].read_bytes(), vfs_at: (out / "vfs.bin").read_bytes()}
-        if target == "wroom":
-            expect[0x1E0000] = (out / "romfs.bin").read_bytes()
         assert written == expect
+        assert sorted(p.name for p in out.glob("*.bin")) == ["vfs.bin"]
         files = image.list_image(expect[vfs_at])
         assert files["lexicon.dawg"] == lex.read_bytes()
 
@@ -194,7 +202,7 @@ def test_merge_bin_gives_the_whole_flash_from_the_bootloader_on(fw, tmp_path):
     data = merged.read_bytes()
     base = 0x1000
     assert data[:len(p.image("firmware"))] == p.image("firmware")
-    assert data[0x1E0000 - base:0x1E0000 - base + len(p.image("romfs"))] == p.image("romfs")
+    assert [w.label for w in p.writes] == ["firmware", "vfs"]
     assert data[0x220000 - base:] == p.image("vfs")
     table = partitions.parse(data[0x8000 - base:0x8000 - base + 0xC00])
     assert table == esp_firmware.TABLE_TILECLOCK_WROOM
