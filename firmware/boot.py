@@ -3,7 +3,7 @@
 # put it first on the module path.  `clockctl push-firmware` fills the other slot
 # and switches by renaming a new fw/slot over the old one (link/fwupdate.py), so a
 # power cut leaves one whole firmware or the other.  A board with the firmware in
-# ROMFS has no fw/ folder: MicroPython itself puts /rom on the path.
+# its image (the lean target) has no fw/ folder and no boot.py: this file is not frozen.
 import sys
 
 

@@ -116,7 +116,7 @@ def firmware_tree(target: str = targets_mod.DEFAULT_TARGET, firmware_dir: Path |
                   drivers=DRIVERS, prefix: str = "") -> dict[str, bytes]:
     """Path -> .mpy for the firmware of `target` and the published drivers (in lib/).
     Each module is compiled with `prefix` + its path as its name, the string a
-    traceback shows (and on a ROMFS the module's __file__: one qstr for both)."""
+    traceback shows."""
     from host_tools.drivers import driver_path
 
     files = {}
