@@ -61,6 +61,8 @@ if not os.path.isfile(options.pins) or not options.pins.startswith("hwconfig"):
     raise ValueError("pins=%r: no pin map of that name in firmware/" % options.pins)
 
 for _entry in sorted(os.listdir(".")):
+    if _entry.startswith("."):
+        continue                    # an editor's or a tool's file, not the firmware's
     if os.path.isfile(os.path.join(_entry, "__init__.py")):
         package(_entry)
     elif (_entry.endswith(".py") and _entry not in _HOST_ONLY

@@ -311,7 +311,7 @@ def _frozen_stamp(bits: int) -> str:
     """The base interpreter's stamp and a hash of the frozen build's inputs."""
     digest = hashlib.sha256(_stamp(bits).encode())
     for path in _frozen_inputs():
-        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
+        digest.update(os.path.relpath(path, REPO).encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

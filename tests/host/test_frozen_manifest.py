@@ -92,3 +92,51 @@ def test_a_missing_pin_map_is_a_clear_error(tmp_path):
                         % str(FIRMWARE / "manifest.py"))
     with pytest.raises(Exception, match="hwconfig_nowhere.py.: no pin map"):
         frozen(manifest, tmp_path)
+
+
+def test_the_frozen_interpreter_has_the_firmware_out_of_the_heap_and_the_wroom_pins():
+    """Importing the firmware's largest modules from the frozen interpreter takes only
+    their objects: no code and no name lands in the heap's qstr pools."""
+    import subprocess
+
+    exe = mpbuild.frozen_interpreter(32)
+    code = ("import gc, micropython\n"
+            "gc.collect(); a = gc.mem_alloc()\n"
+            "import clock.engine, terminal.flow, app.device, hwconfig\n"
+            "gc.collect(); print(gc.mem_alloc() - a, clock.engine.__file__, "
+            "hwconfig.PIN_BUTTON_LEFT)\n"
+            "micropython.qstr_info()\n")
+    proc = subprocess.run([str(exe), "-X", "heapsize=256K", "-c", code], capture_output=True,
+                          text=True, timeout=60, env={"MICROPYPATH": ".frozen"})
+    assert proc.returncode == 0, proc.stderr
+    heap, where, pin = proc.stdout.split()[:3]
+    assert where == "clock/engine.py"                       # the manifest's path
+    wroom = {}
+    exec((FIRMWARE / "hwconfig_wroom.py").read_text().replace("from micropython import const",
+                                                              "const = int"), wroom)
+    assert int(pin) == wroom["PIN_BUTTON_LEFT"]
+    qstrs = int(proc.stdout.split("n_qstr=")[1].split(",")[0])
+    assert qstrs < 20, proc.stdout          # the -c program's own names, not the firmware's
+    assert int(heap) < 16 * 1024, heap      # module dicts, classes and functions only
+
+
+def test_the_frozen_build_follows_firmware_and_manifests(tmp_path, monkeypatch):
+    copy = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(mpbuild, "FIRMWARE", copy)
+    monkeypatch.setattr(mpbuild, "REPO", tmp_path)
+    manifest = tmp_path / "unix_manifest.py"
+    manifest.write_text(mpbuild.UNIX_MANIFEST.read_text())
+    monkeypatch.setattr(mpbuild, "UNIX_MANIFEST", manifest)
+    (tmp_path / "boards" / "TILECLOCK_WROOM").mkdir(parents=True)
+    shutil.copy(BOARD / "manifest.py", tmp_path / "boards" / "TILECLOCK_WROOM")
+    monkeypatch.setattr(mpbuild, "HARNESS", [])
+    first = mpbuild._frozen_stamp(32)
+    assert mpbuild._frozen_stamp(32) == first
+    (copy / "clock" / "turns.py").write_text("Y = 2\n")          # a new module
+    second = mpbuild._frozen_stamp(32)
+    assert second != first
+    (copy / "timebase.py").write_text((copy / "timebase.py").read_text() + "\n")
+    assert mpbuild._frozen_stamp(32) not in (first, second)
+    manifest.write_text(manifest.read_text() + "\n")
+    assert mpbuild._frozen_stamp(32) != second
