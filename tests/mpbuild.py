@@ -347,7 +347,10 @@ def frozen_interpreter(bits: int = 32) -> Path:
         base_stamp = _stamp(bits)
         if not (base_marker.exists() and base_marker.read_text() == base_stamp):
             shutil.rmtree(frozen_build, ignore_errors=True)
-            shutil.copytree(base_build, frozen_build, symlinks=True)   # times kept
+            if base_build.is_dir():
+                shutil.copytree(base_build, frozen_build, symlinks=True)   # times kept
+            else:           # the binary was kept without its objects: make builds them all
+                frozen_build.mkdir(parents=True)
             base_marker.write_text(base_stamp)
         log = BUILD / ("mpbuild-%d-frozen.log" % bits)
         log.write_text("")
