@@ -16,12 +16,14 @@ import time
 from collections import deque
 from pathlib import Path
 
+from host_tools import resources
 from host_tools.sim.linkpty import LinkPort
 
-REPO = Path(__file__).resolve().parents[2]
-FIRMWARE = REPO / "firmware"
-FAKES = REPO / "host_tools" / "fakes"
-SAMPLE_WORDS = Path(__file__).resolve().parent / "data" / "sample-en.txt"
+# What the simulator runs, where the host tools carry it (an installed wheel or a
+# checkout alike): host_tools/resources.py.
+FIRMWARE = resources.firmware_dir()
+FAKES = resources.fakes_dir()
+SAMPLE_WORDS = resources.sim_file("data/sample-en.txt")
 
 PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
 CAUSE_NAMES = {PWRON_RESET: "power on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
@@ -42,15 +44,21 @@ sim_ssd1306 = _load("tileclock_sim_ssd1306", FAKES / "sim_ssd1306.py")
 hwconfig = _load("tileclock_sim_hwconfig", FIRMWARE / "hwconfig.py")
 
 
-def micropython_binary() -> str:
+def micropython_command() -> list[str]:
+    """How to start the `micropython` interpreter: the command beside this Python (a
+    virtual environment's bin/), else the one on PATH, else the pinned package's module
+    run by this Python (its command may be in a folder not on PATH: pip install --user)."""
     candidate = Path(sys.executable).parent / "micropython"
     if candidate.exists():
-        return str(candidate)
+        return [str(candidate)]
     found = shutil.which("micropython")
-    if not found:
-        raise FileNotFoundError("the `micropython` interpreter is not installed "
-                                "(python3 -m tests installs it into .venv)")
-    return found
+    if found:
+        return [found]
+    if importlib.util.find_spec("micropython_unix") is not None:
+        return [sys.executable, "-m", "micropython_unix"]
+    raise FileNotFoundError("the `micropython` interpreter is not installed "
+                            "(pip install tileclock installs it; in a checkout "
+                            "python3 -m tests installs it into .venv)")
 
 
 def driver_dirs(log=print) -> list[str]:
@@ -70,9 +78,17 @@ def driver_dirs(log=print) -> list[str]:
 
 def build_sample_lexicon(target: Path, log=print) -> bool:
     """Pack the sample word list into `target` with wordlist_packer."""
+    import wordlist_packer
+
     cmd = [sys.executable, "-m", "wordlist_packer", "build", str(SAMPLE_WORDS),
            "--language", "en", "-o", str(target), "--quiet"]
-    result = subprocess.run(cmd, cwd=str(REPO), capture_output=True, text=True)
+    # the packer this process imports (installed or a checkout's), from any folder
+    env = dict(os.environ)
+    root = str(Path(wordlist_packer.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH")
+                                                  else []))
+    result = subprocess.run(cmd, cwd=str(target.parent), env=env, capture_output=True,
+                            text=True)
     if result.returncode != 0:
         log("could not pack the sample word list: " + (result.stderr or result.stdout)[-500:])
         return False
@@ -222,7 +238,7 @@ class SimDevice:
 
         env.setdefault("TILECLOCK_UNIQUE_ID", "240ac4" + hashlib.sha1(
             str(self.device_dir).encode()).hexdigest()[:6])
-        cmd = [micropython_binary()]
+        cmd = micropython_command()
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
         cmd += ["-c", "import sim_board; sim_board.run()"]
