@@ -95,6 +95,48 @@ def build_sample_lexicon(target: Path, log=print) -> bool:
     return True
 
 
+# The simulator holding a device folder (an advisory lock with its process id).
+LOCK_FILE = ".sim-lock"
+
+
+class FolderInUse(RuntimeError):
+    pass
+
+
+def lock_device_dir(device_dir: Path):
+    """Hold `device_dir` for this simulator until the returned file is closed (or the
+    process ends); FolderInUse if another simulator holds it."""
+    import fcntl
+
+    device_dir.mkdir(parents=True, exist_ok=True)
+    held = open(device_dir / LOCK_FILE, "a+")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.seek(0)
+        holder = held.read().strip()
+        held.close()
+        raise FolderInUse("the device folder %s is in use by another simulator%s; give each "
+                          "simulator a folder of its own (--device-dir DIR)"
+                          % (device_dir, " (process %s)" % holder if holder.isdigit() else ""))
+    held.seek(0)
+    held.truncate()
+    held.write("%d\n" % os.getpid())
+    held.flush()
+    return held
+
+
+def empty_device_dir(device_dir: Path) -> None:
+    """A factory-fresh device (--fresh): everything in its folder goes but the lock."""
+    for child in device_dir.iterdir():
+        if child.name == LOCK_FILE:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
 def prepare_device_dir(device_dir: Path, lexicon: Path | None = None, log=print) -> None:
     device_dir.mkdir(parents=True, exist_ok=True)
     target = device_dir / "lexicon.dawg"
