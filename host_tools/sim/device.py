@@ -239,6 +239,8 @@ class SimDevice:
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._server.bind(("127.0.0.1", 0))
         self._server.listen(4)
+        self._server.settimeout(0.2)      # the accepting thread looks at _stop in between
+        self._spawning = threading.Lock()
         self.channel_port = self._server.getsockname()[1]
         self._supervisor: threading.Thread | None = None
         self._extra_path = driver_dirs(self.say)
@@ -301,8 +303,9 @@ class SimDevice:
         self._supervisor.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        proc = self.proc
+        with self._spawning:
+            self._stop.set()
+            proc = self.proc
         if proc and proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -360,7 +363,10 @@ class SimDevice:
                     panel.frames += 1  # a dark panel until the firmware draws
             self.say("-- boot %d (%s)" % (self.boots, CAUSE_NAMES.get(self.cause, self.cause)))
             started = time.monotonic()
-            self.proc = proc = self._spawn()
+            with self._spawning:        # stop() either sees this process or none starts
+                if self._stop.is_set():
+                    break
+                self.proc = proc = self._spawn()
             out = threading.Thread(target=self._pump_stderr, args=(proc,), daemon=True)
             out.start()
             accept = threading.Thread(target=self._accept, args=(proc,), daemon=True)
@@ -416,7 +422,6 @@ class SimDevice:
             self.say(raw.decode("utf-8", "replace"))
 
     def _accept(self, proc) -> None:
-        self._server.settimeout(0.2)
         conn = None
         while proc.poll() is None and not self._stop.is_set():
             try:
@@ -441,7 +446,12 @@ class SimDevice:
             conn.close()
 
     def _read_channel(self, conn) -> None:
-        f = conn.makefile("rb")
+        try:
+            self._read_lines(conn.makefile("rb"))
+        except OSError:             # reset: the process was killed (a power cut, stop())
+            pass
+
+    def _read_lines(self, f) -> None:
         while True:
             line = f.readline()
             if not line:
@@ -454,6 +464,8 @@ class SimDevice:
                 name = parts[1]
                 state = [int(v) for v in parts[2:-1]]
                 ram = f.read(int(parts[-1]))
+                if len(ram) != int(parts[-1]):
+                    return          # the process ended within the frame: not shown
                 with self.lock:
                     panel = self.panels.get(name)
                     if panel is not None:
