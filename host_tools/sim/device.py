@@ -226,14 +226,15 @@ class SimDevice:
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
         cmd += ["-c", "import sim_board; sim_board.run()"]
-        # stdin/stdout: the USB serial port (a raw pty bridged to self.link);
+        # stdin/stdout: the USB serial port (bridged to self.link, host_tools/sim/linkpty.py);
         # stderr (tracebacks, the reset marker) goes to the console log.
-        port = self.link.new_device_pty()
+        port_in, port_out = self.link.new_device_ports()
         try:
-            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
-                                    stdout=port, stderr=subprocess.PIPE)
+            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port_in,
+                                    stdout=port_out, stderr=subprocess.PIPE)
         finally:
-            os.close(port)
+            os.close(port_in)
+            os.close(port_out)
         self.link.attach_process(proc.pid)
         return proc
 
