@@ -79,12 +79,15 @@ def test_ctrl_c_on_the_link_does_not_stop_the_game(device_dir, tmp_path):
 
 def test_without_kbd_intr_a_ctrl_c_stops_the_firmware(device_dir, tmp_path):
     # A firmware that gives Ctrl-C back while the game runs: what the chip then does.
+    # (It keeps giving it back: the link's server turns it off when a host first speaks.)
     main = tmp_path / "ctrl_c_main.py"
     main.write_text("import asyncio, micropython, app\n"
                     "async def ctrl_c_on():\n"
                     "    await asyncio.sleep_ms(200)\n"
-                    "    micropython.kbd_intr(3)\n"
                     "    print('Ctrl-C is on')\n"
+                    "    while True:\n"
+                    "        micropython.kbd_intr(3)\n"
+                    "        await asyncio.sleep_ms(20)\n"
                     "app.run(extra=(ctrl_c_on(),))\n")
     sim = Sim(device_dir, main=main, extra=["--link-pty", str(tmp_path / "usb")])
     try:
