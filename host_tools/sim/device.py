@@ -203,6 +203,14 @@ class Panel:
         return snap
 
 
+def _sigint_ignored() -> None:
+    """In the firmware's process before it starts: SIGINT ignored (the interpreter then
+    installs no handler of its own; MicroPython's kbd_intr sets it as the chip's does)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class SimDevice:
     """Runs and supervises the firmware; thread-safe state for the web page."""
 
@@ -285,15 +293,22 @@ class SimDevice:
         cmd = micropython_command()
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
-        cmd += ["-c", "import sim_board; sim_board.run()"]
-        # stdin/stdout: the USB serial port (a raw pty bridged to self.link);
+        # Ctrl-C: off from the start, as on the chip until MicroPython runs boot.py
+        # (sim_board.run runs boot.py and main.py as the chip does).  The interpreter's
+        # own start-up keeps SIGINT ignored (a 0x03 is data: host_tools/sim/wire.py), and
+        # the unix port turns it on for the -c command: off again at its first statement.
+        cmd += ["-c", "import micropython; micropython.kbd_intr(-1); "
+                      "import sim_board; sim_board.run()"]
+        # stdin/stdout: the USB serial port (bridged to self.link, host_tools/sim/linkpty.py);
         # stderr (tracebacks, the reset marker) goes to the console log.
-        port = self.link.new_device_pty()
+        port_in, port_out = self.link.new_device_ports()
         try:
-            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
-                                    stdout=port, stderr=subprocess.PIPE)
+            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port_in,
+                                    stdout=port_out, stderr=subprocess.PIPE,
+                                    preexec_fn=_sigint_ignored)
         finally:
-            os.close(port)
+            os.close(port_in)
+            os.close(port_out)
         self.link.attach_process(proc.pid)
         return proc
 
