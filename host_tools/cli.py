@@ -152,16 +152,26 @@ def cmd_devices(args) -> int:
                              ("firmware", "firmware"), ("battery", "battery"),
                              ("list", "word list"), ("version", "version"), ("words", "words"),
                              ("game", "game"), ("pin", "referee PIN")])
-    _warn_default_pin([r.port for r in results if r.ok and r.data.get("pin") == "DEFAULT"])
+    _warn_default_pin(args, [r.port for r in results
+                             if r.ok and r.data.get("pin") == "DEFAULT"])
     return code
 
 
-def _warn_default_pin(ports):
+def addressing(args, ports) -> str:
+    """The clocks on `ports` addressed as the user addressed them: `--all` if they gave
+    it (or it was the default), and `--port` for each of these ports they named."""
+    import shlex
+
+    named = [p for p in ports if p in (args.port or [])]
+    return " ".join((["--all"] if args.all else []) + ["--port " + shlex.quote(p) for p in named])
+
+
+def _warn_default_pin(args, ports):
     if ports:
         print("warning: %d clock%s still %s the default referee PIN %s (anyone can open the "
-              "referee menu): clockctl config referee_pin=NNNN --all"
+              "referee menu): clockctl config referee_pin=NNNN %s"
               % (len(ports), "s" if len(ports) > 1 else "", "have" if len(ports) > 1 else "has",
-                 DEFAULT_PIN), file=sys.stderr)
+                 DEFAULT_PIN, addressing(args, ports)), file=sys.stderr)
 
 
 # -- push-lexicon -----------------------------------------------------------------------
@@ -171,7 +181,11 @@ def _word_list(path: str, verb: str):
     is sent: the clocks keep their lists."""
     from wordlist_packer.image import Image, ImageError
 
-    data = Path(path).read_bytes()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SystemExit(f"clockctl: {path}: cannot read the word list image "
+                         f"({e.strerror or e}); nothing was {verb}, the clocks keep their lists")
     try:
         img = Image(data)
     except ImageError as e:
@@ -327,6 +341,10 @@ def cmd_config(args) -> int:
     raw = dict(item.split("=", 1) for item in args.set or [])
     if args.force and args.next_game:
         raise SystemExit("clockctl: --force and --next-game exclude each other")
+    if "preset_edits" in changes and not isinstance(changes["preset_edits"], dict):
+        raise SystemExit("clockctl: preset_edits must be a JSON object of the preset's fields, "
+                         "e.g. preset_edits='{\"initial_ms\": 1500000}' (preset_edits='{}' "
+                         "clears them); nothing was changed")
     pins = []
 
     def work(port, progress):
@@ -366,7 +384,7 @@ def cmd_config(args) -> int:
 
     code = _run(args, work, [("table", "table"), ("preset", "preset"),
                              ("game", "game in progress"), ("lang", "lang")])
-    _warn_default_pin(pins)
+    _warn_default_pin(args, pins)
     return code
 
 

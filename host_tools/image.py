@@ -29,9 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from host_tools import resources
 from host_tools import targets as targets_mod
 
-HERE = Path(__file__).resolve().parent
 BLOCK_SIZE = 4096
 SOURCE_ONLY = ("main.py", "boot.py")
 DRIVERS = ("ssd1306",)
@@ -42,10 +42,8 @@ SLOTS = ("a", "b")
 
 
 def firmware_source() -> Path:
-    """The firmware folder: package data of an installed clockctl (pip install .), else
-    the repository's firmware/."""
-    packaged = HERE / "firmware"
-    return packaged if (packaged / "main.py").is_file() else HERE.parent / "firmware"
+    """The firmware folder: package data of the host tools (host_tools/resources.py)."""
+    return resources.firmware_dir()
 
 
 FIRMWARE = firmware_source()

@@ -6,31 +6,14 @@ import json
 import struct
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Callable
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-
-
-def _firmware_module(relative: str):
-    """A pure firmware module (no machine, no MicroPython-only names), loaded by path:
-    the firmware folder is the device's filesystem root, not a host package."""
-    import importlib.util
-    import sys
-
-    name = "tileclock_fw_" + relative[:-3].replace("/", "_")
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, FIRMWARE / relative)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
+from host_tools import resources
 
 # The framing is the firmware's own module (firmware/link/frame.py, pure Python that
-# runs under CPython as well): one implementation on both ends of the wire.
-_frame = _firmware_module("link/frame.py")
+# runs under CPython as well): one implementation on both ends of the wire, found where
+# the host tools carry the firmware (host_tools/resources.py).
+_frame = resources.firmware_module("link/frame.py")
 VERSION = _frame.VERSION
 FLAG = _frame.FLAG
 ESC = _frame.ESC

@@ -100,6 +100,7 @@ class LinkOnDemand:
     def __init__(self, dev):
         self._dev = dev
         self._handler = None
+        self.link = None          # given on to the handler (link/server.py, INFO "dropped")
 
     def _get(self):
         if self._handler is None:
@@ -107,6 +108,7 @@ class LinkOnDemand:
             from link.handler import LinkHandler
 
             self._handler = LinkHandler(Services(self._dev, open_lexicon))
+            self._handler.link = self.link
         return self._handler
 
     def handle(self, kind, payload):

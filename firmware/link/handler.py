@@ -129,6 +129,7 @@ class LinkHandler:
         self._last_commit = None  # (size, crc) of the last list swapped in
         self.requests = 0
         self.errors = 0
+        self.link = None          # the link's Sender (link/server.py): replies dropped
 
     # -- dispatch ---------------------------------------------------------------------
 
@@ -219,6 +220,7 @@ class LinkHandler:
         d["chunk"] = self.chunk
         j = self._job
         d["transfer"] = None if j is None else {"have": j["have"], "size": j["size"]}
+        d["dropped"] = 0 if self.link is None else self.link.dropped
         return d
 
     def _set_time(self, payload):

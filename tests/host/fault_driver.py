@@ -481,8 +481,12 @@ class Rig:
                 self.key("D")
                 self.pin()
                 self.keys("61DD")
-            elif target == "overtime" and neutral_play and e.on_turn >= 0:
-                self.advance(self.rng.randint(500, 3000))     # a long think
+            elif target == "overtime" and neutral_play and e.on_turn >= 0 \
+                    and e.display(e.on_turn).running:
+                # a long think on the player's own clock; after a withdrawn play no
+                # clock runs until the other player restarts the challenger's (3.1.4),
+                # and a lent clock is given back first: act() does both
+                self.advance(self.rng.randint(500, 3000))
                 if phase_name(self) != target:
                     self.press(BUTTONS[self.dev.engine.on_turn])
             else:
