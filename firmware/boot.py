@@ -15,8 +15,8 @@ micropython.kbd_intr(-1)
 # firmware lives in a slot folder, fw/a or fw/b, and fw/slot names the slot in use:
 # put it first on the module path.  `clockctl push-firmware` fills the other slot
 # and switches by renaming a new fw/slot over the old one (link/fwupdate.py), so a
-# power cut leaves one whole firmware or the other.  A board with the firmware in
-# its image (the lean target) has no fw/ folder and no boot.py: this file is not frozen.
+# power cut leaves one whole firmware or the other.  A board with the firmware frozen
+# in its image (the lean target) runs this file from the image and has no fw/ folder.
 import sys
 
 

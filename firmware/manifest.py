@@ -3,8 +3,9 @@
 # and never put onto a clock (host_tools/image.py leaves every manifest.py out).
 #
 # It freezes whatever this folder holds when the image is built: every package (a
-# folder with an __init__.py) and every module, less the host's files (this manifest)
-# and boot.py, whose firmware slots only the reference board has.  Frozen bytecode, its
+# folder with an __init__.py) and every module, boot.py and main.py included (the port
+# runs a frozen boot.py and main.py as it runs them from the filesystem), less this
+# manifest, which only the host reads.  Frozen bytecode, its
 # constants and all its names (qstrs) live in the firmware image, in flash: only the
 # objects the code creates take heap.
 #
@@ -34,7 +35,7 @@ options.defaults(pins="hwconfig.py")
 metadata(description="Tileclock: tournament clock and challenge terminal firmware.",
          version="0.1.0")
 
-_HOST_ONLY = ("manifest.py", "boot.py")
+_HOST_ONLY = ("manifest.py",)
 
 
 def _pin_map(name):

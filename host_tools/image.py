@@ -8,7 +8,8 @@ files, the same for every way it reaches a clock:
   `sys.path`.  `clockctl push-firmware` writes the other slot and switches `fw/slot`
   with one rename (docs/targets.md, Updating the firmware);
 - the lean target ("wroom", the TILECLOCK_WROOM image): frozen into the MicroPython
-  image itself (boards/TILECLOCK_WROOM/manifest.py, firmware/manifest.py), main.py too;
+  image itself (boards/TILECLOCK_WROOM/manifest.py, firmware/manifest.py), boot.py and
+  main.py too;
   the filesystem holds no code, only config.json, the word list lexicon.dawg and logs/.
   `frozen_names(target)` are the module paths such an image must carry.
 
@@ -131,11 +132,11 @@ def frozen_names(target: str = "wroom", firmware_dir: Path | None = None,
                  drivers=DRIVERS) -> list[str]:
     """The paths of the modules firmware/manifest.py freezes for `target` (as its image
     names them: "clock/engine.py", "hwconfig.py", "main.py", "ssd1306.py"): every module
-    of firmware/ but boot.py, with the target's pin map as hwconfig, and the drivers."""
+    of firmware/, boot.py and main.py too, with the target's pin map as hwconfig, and
+    the drivers."""
     firmware_dir = Path(firmware_dir or FIRMWARE)
     names = set(firmware_sources(target, firmware_dir))
-    if (firmware_dir / "main.py").is_file():
-        names.add("main.py")
+    names.update(name for name in SOURCE_ONLY if (firmware_dir / name).is_file())
     names.update(name + ".py" for name in drivers)
     return sorted(names)
 

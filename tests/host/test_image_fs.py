@@ -62,7 +62,7 @@ def test_wroom_image_has_no_code_on_the_filesystem_the_image_freezes_it(lexicon)
     assert set(files) == {"config.json", "lexicon.dawg"}
     # what the TILECLOCK_WROOM image must freeze instead (tests/host/test_frozen_manifest.py)
     assert {n[:-3] for n in image.frozen_names("wroom")} == \
-        _device_sources("wroom") | {"main", "ssd1306"}
+        _device_sources("wroom") | {"boot", "main", "ssd1306"}
 
 
 def test_micropython_mounts_the_s3_image_and_boot_py_puts_slot_a_on_the_path(lexicon, tmp_path):
