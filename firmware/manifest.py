@@ -5,9 +5,9 @@
 # It freezes whatever this folder holds when the image is built: every package (a
 # folder with an __init__.py) and every module, boot.py and main.py included (the port
 # runs a frozen boot.py and main.py as it runs them from the filesystem), less this
-# manifest, which only the host reads.  Frozen bytecode, its
-# constants and all its names (qstrs) live in the firmware image, in flash: only the
-# objects the code creates take heap.
+# manifest, which only the host reads.  Frozen bytecode, its constants and all its names
+# (qstrs) live in the firmware image, in flash: only the objects the code creates take
+# heap.
 #
 # It is included by a board's manifest, which adds what the port freezes anyway:
 #
