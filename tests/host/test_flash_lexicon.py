@@ -11,9 +11,7 @@ from pathlib import Path
 from host_tools import cli, partitions
 from host_tools.image import list_image
 from host_tools.link import Link
-from host_tools.targets import TARGETS
-from tests.host import esp_firmware
-from tests.host.bootrig import BootRig
+from tests.host.bootrig import BootRig, wroom_table, write_layout
 from tests.host.linkrig import wait_for
 from tests.host.test_link_pty import NEW, OLD
 from wordlist_packer.image import Image
@@ -22,25 +20,15 @@ NEW_NAME, OLD_NAME = Image(NEW).name, Image(OLD).name
 FLASH = 4 << 20
 # The lean target's partitions as `clockctl flash` writes them: its board's table, the
 # word list partitions lexa and lexb after it, the filesystem after those.
-TABLE = partitions.with_lexicon_slots(esp_firmware.TABLE_TILECLOCK_WROOM,
-                                      TARGETS["wroom"]["lexicon_slot"])
+TABLE = wroom_table()
 VFS = partitions.filesystem(TABLE, FLASH)
 # A clock provisioned before the word list had partitions: MicroPython's default table.
 OLD_TABLE = partitions.MICROPYTHON_4MB
 
 
-def layout_csv(table) -> str:
-    table = list(table)
-    if not any(p.label == "vfs" for p in table):
-        table.append(partitions.filesystem(table, FLASH))
-    return "".join("%s, %d, 0x%x, 0x%x, 0x%x\n" % (p.label, p.type, p.subtype, p.offset, p.size)
-                   for p in table)
-
-
 def clock(folder: Path, *extra, table=TABLE, old_list: bool = True) -> BootRig:
     """A clock of the lean target, running, with the old list sent over the link."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "partitions.csv").write_text(layout_csv(table))
+    write_layout(folder, table, FLASH)
     rig = BootRig(folder, args=("--flash", "--id", "c10cf1a5") + extra,
                   flash_size=FLASH).start()
     if old_list:
@@ -206,13 +194,33 @@ def test_a_clock_of_the_older_layout_is_told_to_reflash_and_nothing_is_written(t
 
 
 def test_a_list_too_large_for_the_partition_is_refused_before_writing(tmp_path, capsys):
-    rig = clock(tmp_path / "dev", table=partitions.with_lexicon_slots(
-        esp_firmware.TABLE_TILECLOCK_WROOM, 0x2000))
+    rig = clock(tmp_path / "dev", table=wroom_table(0x2000))
     try:
         code, _ = flash(rig, NEW, tmp_path)
         out = capsys.readouterr().out
         assert code == 1, out
         assert "does not fit the clock's lexa partition (8192 bytes)" in out
         assert rig.sessions == 0
+    finally:
+        rig.stop()
+
+
+def test_a_clock_logging_all_the_time_keeps_every_line_with_the_polish_list(tmp_path, capsys):
+    """The race: the clock appends to its game log as fast as it can while the Polish
+    list is written, three times (bench/bench_lexflash.py runs it twenty times)."""
+    from tests.host import lexflash_race
+    from tests.host.memory_game import polish_image
+
+    image = polish_image()
+    rig = lexflash_race.busy_clock(tmp_path / "dev")
+    try:
+        slots = []
+        for _ in range(3):
+            r = lexflash_race.run(rig, image, tmp_path)
+            slots.append(r["slot"])
+        capsys.readouterr()
+        assert slots == ["lexa", "lexb", "lexa"]
+        assert r["starts"] >= 4                       # the first start and three restarts
+        assert files(rig)["config.json"] and json.loads(files(rig)["config.json"])["table"] == 12
     finally:
         rig.stop()
