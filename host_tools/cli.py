@@ -630,8 +630,10 @@ def cmd_image(args) -> int:
           f"{plan.flash_size >> 20} MB flash")
     command = ["esptool", "--chip", fw.chip, "write-flash"]
     for w in plan.writes:
-        path = Path(args.firmware) if w.label == "firmware" else out / f"{w.label}.bin"
-        if w.label != "firmware":
+        # the firmware as given, or with the word list partitions in its partition table
+        same = w.label == "firmware" and w.data == firmware
+        path = Path(args.firmware) if same else out / f"{w.label}.bin"
+        if not same:
             path.write_bytes(w.data)
         command += [hex(w.offset), str(path)]
         print(f"  0x{w.offset:06x}  {len(w.data):>9} bytes  {w.label:<9} {path}")
