@@ -201,6 +201,10 @@ def cmd_push_lexicon(args) -> int:
                 if e.code == "E_GAME":
                     return fleet.Result(port, False, "a game is in progress (--force to replace "
                                         "the list anyway)")
+                if e.code == "E_SPACE":
+                    return fleet.Result(port, False, str(e) + "; the old list stays in use (a "
+                                        "list too large for the filesystem goes into the "
+                                        "clock's word list partition: clockctl flash-lexicon)")
                 if e.code != "E_TIMEOUT" or time.monotonic() > deadline:
                     return fleet.Result(port, False, str(e) + "; the old list stays in use")
             except OSError as e:   # the port vanished: wait for it to come back
