@@ -26,8 +26,8 @@ def log_lines(files: dict[str, bytes]) -> list[bytes]:
     return data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n")
 
 
-def check_log(files: dict[str, bytes]) -> tuple[int, int]:
-    """(lines, starts seen) of a log that is whole: every line one the busy logger wrote,
+def check_log(files: dict[str, bytes]) -> tuple[int, int, tuple]:
+    """(lines, starts seen, (start, number) of the last line) of a log that is whole: every line one the busy logger wrote,
     numbered on from the line before within one start, or (a line cut by the reset)
     the beginning of one, followed by a later start's line.  LogDamaged otherwise."""
     lines = log_lines(files)
@@ -52,7 +52,7 @@ def check_log(files: dict[str, bytes]) -> tuple[int, int]:
             raise LogDamaged("line %d of the game log: start %d after %d" % (i, boot, last[0]))
         boots.add(boot)
         last = (boot, n)
-    return len(lines), len(boots)
+    return len(lines), len(boots), last or (-1, -1)
 
 
 def busy_clock(folder: Path):
@@ -72,10 +72,16 @@ def run(rig, image: Path, tmp: Path) -> dict:
         info = link.info()
     data = Path(image).read_bytes()
     slot = info["lexicon"]["slot"]
+    # esptool wrote inside that partition and nowhere else
+    part = next(p for p in tfl.TABLE if p.label == slot)
+    regions = rig.loaders[-1].regions
+    assert regions and all(part.offset <= at and at + n <= part.end for at, n in regions), \
+        (slot, regions)
     written = (rig.folder / ("flash-%s.bin" % slot)).read_bytes()[:len(data)]
     assert written == data and info["lexicon"]["size"] == len(data), info
-    # the clock logs on after its restart: wait for lines of the new start
-    before = check_log(tfl.files(rig))
-    wait_for(lambda: check_log(tfl.files(rig))[0] > before[0] + 20, 20, "the clock to log on")
-    lines, boots = check_log(tfl.files(rig))
+    # the clock logs on after its restart: wait for 20 lines of this start (each start
+    # of the busy logger leaves a file boots/N)
+    boot = max(int(name[6:]) for name in tfl.files(rig) if name.startswith("boots/"))
+    wait_for(lambda: check_log(tfl.files(rig))[2] >= (boot, 20), 30, "the clock to log on")
+    lines, boots, _ = check_log(tfl.files(rig))
     return {"seconds": took, "lines": lines, "starts": boots, "slot": slot}

@@ -76,6 +76,8 @@ def test_esptool_writes_the_free_partition_and_the_firmware_switches(tmp_path, c
         assert set(loader.errors) == {"GET_SECURITY_INFO (not on the ESP32)"}
         # esptool wrote the list into lexa and nothing else: not one byte of the filesystem
         assert len(NEW) <= loader.written < len(NEW) + 4096
+        lexa = next(p for p in TABLE if p.label == "lexa")
+        assert [at for at, _ in loader.regions] == [lexa.offset]
         lexa = (rig.folder / "flash-lexa.bin").read_bytes()
         assert lexa[:len(NEW)] == NEW
         after = files(rig)
