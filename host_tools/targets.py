@@ -16,6 +16,11 @@ DEFAULT_TARGET = "s3"
 KIB = 1024
 MIB = 1024 * 1024
 
+# The least filesystem a clock is provisioned with once the word list partitions are
+# placed: settings, the game and challenge logs (two generations of 32 KB each) and room
+# for a small list sent over the link.
+MIN_FILESYSTEM = 192 * KIB
+
 TARGETS = {
     # Reference board: ESP32-S3 module with PSRAM (N8R2 / N16R8) on the stock image.
     "s3": {
@@ -46,6 +51,10 @@ TARGETS = {
         "heap_initial": 64 * KIB,
         "heap_max": 2 * MIB,
         "fw_dir": "fw",             # firmware slots fw/a, fw/b on the filesystem (boot.py)
+        # Each of the word list's two partitions, lexa and lexb, after the firmware's own
+        # (host_tools/partitions.with_lexicon_slots): 1 MB, the Polish list (750 KB) and room
+        # to grow; the filesystem keeps 4 MB on an N8R2.
+        "lexicon_slot": 0x100000,
         "summary": "ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image, N16R8 with its "
                    "SPIRAM_OCT variant",
     },
@@ -70,6 +79,9 @@ TARGETS = {
         "heap_initial": 96 * KIB,
         "heap_max": 96 * KIB,
         "romfs_label": "romfs",     # the partition the port mounts at /rom (esp32_partition.c)
+        # 800 KB per word list partition: the Polish list (750 KB) fits; after the 256 KB
+        # romfs partition the filesystem keeps 320 KB (settings, logs: no code, no list).
+        "lexicon_slot": 0xC8000,
         "summary": "ESP32-WROOM-32E with ESP32_GENERIC built with ROMFS (docs/targets.md)",
     },
 }
