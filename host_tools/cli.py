@@ -215,6 +215,10 @@ def cmd_push_lexicon(args) -> int:
                 if e.code == "E_GAME":
                     return fleet.Result(port, False, "a game is in progress (--force to replace "
                                         "the list anyway)")
+                if e.code == "E_SPACE":
+                    return fleet.Result(port, False, str(e) + "; the old list stays in use (a "
+                                        "list too large for the filesystem goes into the "
+                                        "clock's word list partition: clockctl flash-lexicon)")
                 if e.code != "E_TIMEOUT" or time.monotonic() > deadline:
                     return fleet.Result(port, False, str(e) + "; the old list stays in use")
             except OSError as e:   # the port vanished: wait for it to come back
@@ -232,21 +236,6 @@ def cmd_push_lexicon(args) -> int:
 
 # -- flash-lexicon ----------------------------------------------------------------------
 
-def _drop_staged(args, port, wait: float) -> None:
-    import time
-
-    from host_tools.link import LinkError
-
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            with _link(args, port) as link:
-                link.abort_lexicon()
-            return
-        except (LinkError, OSError):
-            time.sleep(0.5)
-
-
 def cmd_flash_lexicon(args) -> int:
     import time
 
@@ -263,22 +252,17 @@ def cmd_flash_lexicon(args) -> int:
             with _link(args, port) as link:
                 if link.device_info.get("game") and not args.force:
                     return fleet.Result(port, False, "a game is in progress (--force: the clock "
-                                        "restarts and recovers the game)")
-                link.switch_baud()
-                staged, writes = lexflash.stage(link, data, progress)
-            try:
-                lexflash.write(port, chip, writes, args.flash_baud, progress)
-            except flashing.FlashError:
-                # The directory may name a lexicon.new whose blocks did not all arrive:
-                # once the clock is up again, have it drop that (the old list is whole).
-                _drop_staged(args, port, min(args.reconnect, 10.0))
-                raise
+                                        "restarts, recovers the game and goes on with the new "
+                                        "list)")
+                where = lexflash.slot(link, data)
+            lexflash.write(port, chip, where["offset"], data, args.flash_baud, progress)
             progress("restart", 0, 0)
             deadline = time.monotonic() + args.reconnect
             while True:
                 try:
                     with _link(args, port) as link:
-                        lexicon = lexflash.adopt(link, data, progress)
+                        lexicon = lexflash.adopt(link, where["label"], data, args.force,
+                                                 progress)
                         info = link.info()
                     break
                 except (LinkError, OSError):
@@ -287,18 +271,20 @@ def cmd_flash_lexicon(args) -> int:
                     time.sleep(0.5)
         except (lexflash.LexFlashError, flashing.FlashError) as e:
             return fleet.Result(port, False, "%s; the old list stays in use" % e
-                                if "old list" not in str(e) else str(e))
+                                if "stays" not in str(e) and "reflash" not in str(e)
+                                else str(e))
         except LinkError as e:
             return fleet.Result(port, False, str(e) + "; the old list stays in use")
         now = (info.get("lexicon") or lexicon or {})
         ok = now.get("size") == len(data) and now.get("name") == img.name
         return fleet.Result(port, ok, "" if ok else "the clock reports another list: %s" % now,
                             {"list": now.get("name"), "version": now.get("version"),
-                             "blocks": staged["blocks"],
+                             "slot": now.get("slot") or where["label"],
+                             "game": "goes on" if info.get("game") else "-",
                              "s": "%.1f" % (time.monotonic() - t0)})
 
     return _run(args, work, [("list", "word list"), ("version", "version"),
-                             ("blocks", "blocks written"), ("s", "seconds")])
+                             ("slot", "partition"), ("game", "game"), ("s", "seconds")])
 
 
 # -- config -----------------------------------------------------------------------------
@@ -666,8 +652,10 @@ def cmd_image(args) -> int:
           f"{plan.flash_size >> 20} MB flash")
     command = ["esptool", "--chip", fw.chip, "write-flash"]
     for w in plan.writes:
-        path = Path(args.firmware) if w.label == "firmware" else out / f"{w.label}.bin"
-        if w.label != "firmware":
+        # the firmware as given, or with the word list partitions in its partition table
+        same = w.label == "firmware" and w.data == firmware
+        path = Path(args.firmware) if same else out / f"{w.label}.bin"
+        if not same:
             path.write_bytes(w.data)
         command += [hex(w.offset), str(path)]
         print(f"  0x{w.offset:06x}  {len(w.data):>9} bytes  {w.label:<9} {path}")
@@ -791,7 +779,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "then let the firmware check and adopt it")
     sp.add_argument("image", help="word list image (wordpack output)")
     sp.add_argument("--force", action="store_true",
-                    help="even while a game is in progress (the clock restarts and recovers it)")
+                    help="even while a game is in progress: the clock restarts, recovers the "
+                    "game and goes on with it, judging its next challenges by the new list")
     sp.add_argument("--flash-baud", type=int, default=921600,
                     help="esptool's rate (default %(default)s)")
     sp.add_argument("--reconnect", type=float, default=30.0, metavar="SECONDS",

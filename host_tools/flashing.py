@@ -3,9 +3,11 @@ written with esptool at the offsets the firmware's own partition table gives.
 
 `plan(target, firmware, flash_size, ...)` decides every byte: the firmware .bin at the
 chip's bootloader offset (for the lean target the TILECLOCK_WROOM image, with the
-firmware frozen in it) and the LittleFS filesystem (host_tools/image.py) in the filesystem
-partition, which from MicroPython v1.26 is the flash after the last partition
-(partitions.filesystem).  `clockctl image` writes a plan's images to files, `clockctl
+firmware frozen in it), its partition table extended by the word list's two raw
+partitions `lexa` and `lexb` (partitions.with_lexicon_slots), the word list in `lexa`,
+and the LittleFS filesystem (host_tools/image.py) in the filesystem partition, which from
+MicroPython v1.26 is the flash after the last partition (partitions.filesystem).
+`clockctl image` writes a plan's images to files, `clockctl
 flash` writes the same bytes to each chip: one function builds both.
 
 Before anything is written, the firmware is read (host_tools/appimage.py: chip, app
@@ -50,6 +52,7 @@ class Plan:
     flash_size: int
     vfs: partitions.Partition
     writes: list[Write] = field(default_factory=list)
+    table: list[partitions.Partition] = field(default_factory=list)
 
     def image(self, label: str) -> bytes:
         for w in self.writes:
@@ -139,12 +142,34 @@ def plan(target: str, firmware: bytes, flash_size: int | None = None,
     check_frozen(firmware, target, firmware_dir)
     flash_size = flash_size or entry["flash_size"]
     try:
-        vfs = partitions.filesystem(fw.table, flash_size)
+        # the word list's two partitions after the firmware's own (docs/host-tools.md,
+        # "flash-lexicon"); the filesystem is the flash after them
+        table = partitions.with_lexicon_slots(fw.table, entry["lexicon_slot"])
+        vfs = partitions.filesystem(table, flash_size)
     except partitions.PartitionError as e:
         raise FlashError(str(e)) from None
-    p = Plan(target, fw, variant, flash_size, vfs, [Write(fw.base, "firmware", firmware)])
+    if vfs.size < targets_mod.MIN_FILESYSTEM:
+        raise FlashError("the filesystem after the word list partitions would be %d KB, "
+                         "at least %d KB are needed: the firmware's partitions leave too "
+                         "little of the %d MB flash" % (vfs.size // 1024,
+                                                        targets_mod.MIN_FILESYSTEM // 1024,
+                                                        flash_size // MIB))
+    if table != fw.table:
+        firmware = partitions.patch_firmware(firmware, table, fw.base)
+    p = Plan(target, fw, variant, flash_size, vfs, [Write(fw.base, "firmware", firmware)],
+             table)
     try:
-        fs = image.build_image(vfs.size, target, lexicon, config, firmware_dir)
+        slot = None
+        if lexicon is not None:
+            # the list goes into the first word list partition, the filesystem names it
+            image.check_lexicon(lexicon)
+            slot = partitions.lexicon_slots(table)[0]
+            if len(lexicon) > slot.size:
+                raise FlashError("the word list (%d bytes) does not fit the %s partition "
+                                 "(%d bytes)" % (len(lexicon), slot.label, slot.size))
+            p.writes.append(Write(slot.offset, slot.label, lexicon))
+        fs = image.build_image(vfs.size, target, None, config, firmware_dir,
+                               list_slot=slot.label if slot else None)
     except image.ImageBuildError as e:
         raise FlashError(str(e)) from None
     p.writes.append(Write(vfs.offset, vfs.label, fs))

@@ -9,9 +9,9 @@ files, the same for every way it reaches a clock:
   with one rename (docs/targets.md, Updating the firmware);
 - the lean target ("wroom", the TILECLOCK_WROOM image): frozen into the MicroPython
   image itself (boards/TILECLOCK_WROOM/manifest.py, firmware/manifest.py), boot.py and
-  main.py too;
-  the filesystem holds no code, only config.json, the word list lexicon.dawg and logs/.
-  `frozen_names(target)` are the module paths such an image must carry.
+  main.py too; the filesystem holds no code, only config.json, the word list (or the
+  name of its partition) and logs/.  `frozen_names(target)` are the module paths such
+  an image must carry.
 
 On the reference board the filesystem also holds boot.py and main.py (source:
 MicroPython starts them by name).  The target's pin map (`hwconfig_wroom.py` for the
@@ -40,6 +40,9 @@ DRIVERS = ("ssd1306",)
 FW_DIR = "fw"
 SLOT_FILE = FW_DIR + "/slot"
 SLOTS = ("a", "b")
+# Names the raw partition (lexa, lexb) that holds the word list in use
+# (firmware/lexicon/slots.py); without it the list is the file lexicon.dawg.
+LIST_SLOT_FILE = "lexicon.slot"
 
 
 def firmware_source() -> Path:
@@ -155,21 +158,26 @@ def check_lexicon(lexicon: bytes) -> None:
         raise ImageBuildError("the word list holds no words: pack a list that keeps some")
 
 
-def data_files(lexicon: bytes | None = None, config: dict | None = None) -> dict[str, bytes]:
+def data_files(lexicon: bytes | None = None, config: dict | None = None,
+               list_slot: str | None = None) -> dict[str, bytes]:
+    """config.json, and the word list: as the file lexicon.dawg, or (list_slot) the
+    selector naming the raw partition that holds it (firmware/lexicon/slots.py)."""
     files = {}
     if config is not None:
         files["config.json"] = json.dumps(config).encode()
     if lexicon is not None:
         check_lexicon(lexicon)
         files["lexicon.dawg"] = lexicon
+    if list_slot is not None:
+        files[LIST_SLOT_FILE] = list_slot.encode()
     return files
 
 
 def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | None = None,
                      config: dict | None = None, firmware_dir: Path | None = None,
-                     drivers=DRIVERS) -> dict[str, bytes]:
+                     drivers=DRIVERS, list_slot: str | None = None) -> dict[str, bytes]:
     """Every file of the LittleFS filesystem of a new clock of `target`: on a target
-    whose image has the firmware frozen in it, config.json and the word list only."""
+    whose image has the firmware frozen in it, no code."""
     code = targets_mod.target(target)["code"]
     files = source_files(firmware_dir) if code != "frozen" else {}
     if code == "littlefs":
@@ -177,7 +185,7 @@ def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | 
         for rel, data in firmware_tree(target, firmware_dir, drivers).items():
             files["%s/%s/%s" % (FW_DIR, slot, rel)] = data
         files[SLOT_FILE] = slot.encode()
-    files.update(data_files(lexicon, config))
+    files.update(data_files(lexicon, config, list_slot))
     return files
 
 
@@ -210,10 +218,11 @@ def build_filesystem(files: dict[str, bytes], size: int, block_size: int = BLOCK
 
 def build_image(size: int, target: str = targets_mod.DEFAULT_TARGET,
                 lexicon: bytes | None = None, config: dict | None = None,
-                firmware_dir: Path | None = None, drivers=DRIVERS) -> bytes:
+                firmware_dir: Path | None = None, drivers=DRIVERS,
+                list_slot: str | None = None) -> bytes:
     """The LittleFS image of a new clock of `target`, `size` bytes."""
-    return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers),
-                            size)
+    return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers,
+                                             list_slot), size)
 
 
 def list_image(data: bytes, block_size: int = BLOCK_SIZE) -> dict[str, bytes]:

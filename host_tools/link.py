@@ -34,11 +34,12 @@ CONFIG_SET = 0x03
 LOG_READ = 0x04
 BAUD = 0x05
 RESET = 0x06
-FS_READ = 0x07
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
 LEX_ABORT = 0x13
+LEX_SLOT = 0x14
+LEX_ADOPT = 0x15
 REPLY = 0x80
 ERROR = 0x7F
 
@@ -300,17 +301,17 @@ class Link:
                 self.request(INFO)          # back where we started (raises if not)
         return old
 
-    def fs_layout(self) -> dict:
-        """The flash filesystem's partition: label, offset, size, block_size."""
-        return self.request_json(FS_READ, {})
+    def lexicon_slot(self) -> dict:
+        """The word list partition esptool may write (the one not in use):
+        {"write": {"label", "offset", "size"}, "active": label or None}."""
+        return self.request_json(LEX_SLOT, {})
 
-    def fs_read(self, block: int, offset: int, size: int) -> bytes:
-        """Raw bytes of the filesystem's partition (at most 1024)."""
-        _, reply = self.request(FS_READ, json.dumps({"block": block, "offset": offset,
-                                                     "size": size}).encode())
-        if len(reply) != 8 + size or struct.unpack_from("<II", reply) != (block, offset):
-            raise LinkError("E_PROTO", "filesystem piece for another place")
-        return reply[8:]
+    def adopt_lexicon(self, slot: str, image: bytes, force: bool = False,
+                      timeout: float = 120.0) -> dict:
+        """Have the device check the image esptool wrote into `slot` and switch to it."""
+        return self.request_json(LEX_ADOPT, {"slot": slot, "size": len(image),
+                                             "crc": crc32(image), "force": force},
+                                 timeout=timeout, retries=1)
 
     def abort_lexicon(self) -> None:
         self.request(LEX_ABORT)

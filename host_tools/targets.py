@@ -19,6 +19,11 @@ BOARD_NAME_WROOM = "Tileclock ESP32-WROOM"
 KIB = 1024
 MIB = 1024 * 1024
 
+# The least filesystem a clock is provisioned with once the word list partitions are
+# placed: settings, the game and challenge logs (two generations of 32 KB each) and room
+# for a small list sent over the link.
+MIN_FILESYSTEM = 192 * KIB
+
 TARGETS = {
     # Reference board: ESP32-S3 module with PSRAM (N8R2 / N16R8) on the stock image.
     "s3": {
@@ -49,6 +54,10 @@ TARGETS = {
         "heap_initial": 64 * KIB,
         "heap_max": 2 * MIB,
         "fw_dir": "fw",             # firmware slots fw/a, fw/b on the filesystem (boot.py)
+        # Each of the word list's two partitions, lexa and lexb, after the firmware's own
+        # (host_tools/partitions.with_lexicon_slots): 1 MB, the Polish list (750 KB) and room
+        # to grow; the filesystem keeps 4 MB on an N8R2.
+        "lexicon_slot": 0x100000,
         "summary": "ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image, N16R8 with its "
                    "SPIRAM_OCT variant",
     },
@@ -76,6 +85,9 @@ TARGETS = {
         # test holds the whole game to 80 KB of it (tests/host/test_memory_wroom.py).
         "heap_initial": 96 * KIB,
         "heap_max": 96 * KIB,
+        # 800 KB per word list partition: the Polish list (750 KB) fits; after the 2.06 MB
+        # factory app the filesystem keeps 320 KB (settings, logs: no code, no list).
+        "lexicon_slot": 0xC8000,
         "summary": "ESP32-WROOM-32E with the TILECLOCK_WROOM image, the firmware frozen "
                    "in it (docs/targets.md)",
     },

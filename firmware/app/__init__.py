@@ -35,11 +35,19 @@ def cache_bytes():
 
 
 def open_lexicon():
-    """(reader, None) or (None, "missing" | "damaged")."""
-    from lexicon import LexiconError, open_file
+    """(reader, None) or (None, "missing" | "damaged"): the list in the word list
+    partition lexicon/slots.py names, else the file lexicon.dawg."""
+    from lexicon import LexiconError, open_file, open_partition
+    from lexicon.slots import partition, selected
 
     try:
-        return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
+        label = selected()
+        if label is None:
+            return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
+        part = partition(label)
+        if part is None:
+            return None, "missing"
+        return open_partition(part, cache_bytes=cache_bytes(), record=VERIFIED), None
     except LexiconError as e:
         return None, e.kind
 

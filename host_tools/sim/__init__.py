@@ -104,14 +104,15 @@ def _run(args, device_dir: Path) -> int:
         return 2
     server = serve(device, args.host, args.port)
     url = "http://%s:%d/" % (args.host, server.server_address[1])
-    device.start()
-    print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir), flush=True)
-    print(link_banner(device.link), flush=True)
-    if args.open:
-        import webbrowser
+    try:     # a Ctrl-C from here on, even during the banner, ends the simulator cleanly
+        device.start()
+        print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir),
+              flush=True)
+        print(link_banner(device.link), flush=True)
+        if args.open:
+            import webbrowser
 
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    try:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass

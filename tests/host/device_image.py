@@ -105,6 +105,9 @@ def prepare(images: dict, folder: Path, flash_size: int) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "partitions.csv").write_text(partition_csv(images, flash_size))
     shutil.copyfile(images["vfs"], folder / "flash-vfs.bin")
+    for label in partitions.LEXICON_SLOTS:     # the word list, in its partition
+        if label in images:
+            shutil.copyfile(images[label], folder / ("flash-%s.bin" % label))
     return {"vfs": sha256(folder / "flash-vfs.bin"), "rom": images.get("romfs")}
 
 

@@ -174,14 +174,30 @@ def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
         assert cli.main(["image", "--target", target, "--firmware", str(fw[kind]),
                          "--lexicon", str(lex), "--out", str(out)]) == 0
         fw_info = appimage.read(fw[kind].read_bytes())
-        # the filesystem after the last partition: 0x200000, after the lean target's
-        # larger factory app 0x220000 (boards/TILECLOCK_WROOM/partitions-tileclock.csv)
-        vfs_at = 0x220000 if target == "wroom" else 0x200000
-        expect = {fw_info.base: fw[kind].read_bytes(), vfs_at: (out / "vfs.bin").read_bytes()}
+        # the firmware's table gets the word list partitions lexa and lexb after its last
+        # partition (0x200000; after the lean target's larger factory app 0x220000,
+        # boards/TILECLOCK_WROOM/partitions-tileclock.csv): 1 MB each on the S3, 800 KB on
+        # the WROOM; the filesystem is the flash after them
+        lexa_at = 0x220000 if target == "wroom" else 0x200000
+        vfs_at = 0x3B0000 if target == "wroom" else 0x400000
+        patched = (out / "firmware.bin").read_bytes()
+        table = partitions.from_firmware(patched, fw_info.base)
+        assert [(p.label, p.offset, p.size) for p in table[-2:]] == [
+            ("lexa", lexa_at, vfs_at - lexa_at >> 1), ("lexb", lexa_at + (vfs_at - lexa_at >> 1),
+                                                       vfs_at - lexa_at >> 1)]
+        assert table[:-2] == fw_info.table
+        # only the table differs from the firmware as given
+        original = fw[kind].read_bytes()
+        at = 0x8000 - fw_info.base
+        assert patched[:at] == original[:at] and patched[at + 0xC00:] == original[at + 0xC00:]
+        expect = {fw_info.base: patched, lexa_at: lex.read_bytes(),
+                  vfs_at: (out / "vfs.bin").read_bytes()}
         assert written == expect
-        assert sorted(p.name for p in out.glob("*.bin")) == ["vfs.bin"]
+        assert sorted(p.name for p in out.glob("*.bin")) == ["firmware.bin", "vfs.bin"]
         files = image.list_image(expect[vfs_at])
-        assert files["lexicon.dawg"] == lex.read_bytes()
+        assert "lexicon.dawg" not in files and files["lexicon.slot"] == b"lexa"
+        # the firmware as given still boots: esptool reads the patched image as the chip would
+        assert appimage.read(patched).app == fw_info.app
 
 
 def test_a_refused_device_is_not_written(fw, monkeypatch, capsys):
@@ -203,6 +219,32 @@ def test_merge_bin_gives_the_whole_flash_from_the_bootloader_on(fw, tmp_path):
     base = 0x1000
     assert data[:len(p.image("firmware"))] == p.image("firmware")
     assert [w.label for w in p.writes] == ["firmware", "vfs"]
-    assert data[0x220000 - base:] == p.image("vfs")
+    assert data[0x3B0000 - base:] == p.image("vfs")
     table = partitions.parse(data[0x8000 - base:0x8000 - base + 0xC00])
-    assert table == esp_firmware.TABLE_TILECLOCK_WROOM
+    assert table == p.table == partitions.with_lexicon_slots(
+        esp_firmware.TABLE_TILECLOCK_WROOM, 0xC8000)
+
+
+def test_the_word_list_partitions_follow_the_firmwares_own(fw, monkeypatch):
+    """lexa and lexb after the firmware's last partition; the filesystem is what is left."""
+    s3 = partitions.with_lexicon_slots(esp_firmware.TABLE_4MIB_PLUS, 0x100000)
+    assert [(p.label, p.type, p.subtype, p.offset, p.size) for p in s3[-2:]] == [
+        ("lexa", 1, 0x06, 0x200000, 0x100000), ("lexb", 1, 0x06, 0x300000, 0x100000)]
+    for flash, size in ((8 * MIB, 4 * MIB), (16 * MIB, 12 * MIB)):          # N8R2, N16R8
+        vfs = partitions.filesystem(s3, flash)
+        assert (vfs.offset, vfs.size) == (0x400000, size)
+    # a table that has them is kept; half of them, or a named filesystem, is refused
+    assert partitions.with_lexicon_slots(s3, 0x100000) == s3
+    with pytest.raises(PartitionError, match="has lexa but not lexb"):
+        partitions.with_lexicon_slots(s3[:-1], 0x100000)
+    with pytest.raises(PartitionError, match="names its filesystem"):
+        partitions.with_lexicon_slots(partitions.MICROPYTHON_4MB, 0x100000)
+    # the Polish list (750 KB) fits the lean target's 800 KB partitions
+    p = flashing.plan("wroom", fw["wroom"].read_bytes())
+    assert [(w.label, w.offset) for w in p.writes] == [
+        ("firmware", 0x1000), ("vfs", 0x3B0000)]
+    assert p.vfs.size == 320 * 1024
+    # partitions that leave too little filesystem are refused before anything is written
+    monkeypatch.setitem(flashing.targets_mod.TARGETS["wroom"], "lexicon_slot", 0xE0000)
+    with pytest.raises(flashing.FlashError, match="would be 128 KB, at least 192 KB"):
+        flashing.plan("wroom", fw["wroom"].read_bytes())

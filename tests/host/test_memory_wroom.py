@@ -2,9 +2,9 @@
 in 80 KB of heap on the 32-bit interpreter (the chip gives 96 KB and more), with its
 firmware frozen as the TILECLOCK_WROOM image freezes it: the unix port built with the
 same firmware manifest (tests/mpbuild.py, frozen_interpreter(); tests/unix_manifest.py),
-code, constants and names outside the heap; the LittleFS image `clockctl image --target
-wroom` writes (config, the word list, logs/: no code) mounted as the port mounts its
-filesystem partition (tests/host/device_image.py).  The chip's C modules are the fakes,
+code, constants and names outside the heap; the images `clockctl image --target wroom`
+writes: the word list in its partition, the LittleFS filesystem (the name of that
+partition, logs/: no code) mounted as the port mounts it (tests/host/device_image.py).  The chip's C modules are the fakes,
 whose objects count against the same heap as a margin for the chip's own; their share is
 reported apart.
 
@@ -37,11 +37,12 @@ def _check(images, proc, f):
     # no host spoke during the game: the link listened, its server and handler never loaded
     loaded = [line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("K")]
     assert loaded == [["link", "link.listen"]], loaded
-    # what the game booted is what clockctl wrote: a filesystem without code
+    # what the game booted is what clockctl wrote: a filesystem without code, naming the
+    # word list's partition
     assert proc.booted["vfs"] == device_image.sha256(images["vfs"])
     assert proc.booted["rom"] is None
     files = image.list_image(images["vfs"].read_bytes())
-    assert sorted(files) == ["lexicon.dawg"], sorted(files)
+    assert files == {"lexicon.slot": b"lexa"}, sorted(files)
 
 
 @pytest.mark.slow
