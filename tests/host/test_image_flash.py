@@ -193,7 +193,7 @@ def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
         expect = {fw_info.base: patched, lexa_at: lex.read_bytes(),
                   vfs_at: (out / "vfs.bin").read_bytes()}
         assert written == expect
-        assert sorted(p.name for p in out.glob("*.bin")) == ["firmware.bin", "vfs.bin"]
+        assert sorted(p.name for p in out.glob("*.bin")) == ["firmware.bin", "lexa.bin", "vfs.bin"]
         files = image.list_image(expect[vfs_at])
         assert "lexicon.dawg" not in files and files["lexicon.slot"] == b"lexa"
         # the firmware as given still boots: esptool reads the patched image as the chip would
