@@ -210,12 +210,15 @@ def test_an_installed_clockctl_flashes_a_word_list_with_esptool(installed):
     """flash-lexicon from the wheel: its esptool writes the list through a simulated
     chip's download mode (tests/host/bootrig.py), the firmware adopts it."""
     from host_tools.link import Link
-    from tests.host.bootrig import BootRig
+    from tests.host.bootrig import BootRig, wroom_table, write_layout
     from tests.host.linkrig import wait_for
     from tests.host.test_link_pty import NEW, OLD
     from wordlist_packer.image import Image
 
-    rig = BootRig(installed.root / "flashed", args=("--flash", "--id", "c10cf1a5")).start()
+    folder = installed.root / "flashed"     # provisioned as `clockctl flash` lays it out
+    folder.mkdir()
+    write_layout(folder, wroom_table(), 4 << 20)
+    rig = BootRig(folder, args=("--flash", "--id", "c10cf1a5"), flash_size=4 << 20).start()
     try:
         with Link(rig.port, timeout=3.0) as link:       # the clock starts with the old list
             link.push_lexicon(OLD)
