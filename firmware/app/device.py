@@ -23,7 +23,7 @@
 
 from i18n import tr
 from lazy import unload
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
@@ -63,8 +63,8 @@ _SHIFT_MS = const(60000)
 _SHIFT_QUIET_MS = const(10000)
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
-CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
-              "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
+CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "lent",
+              "window", "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
 
 
@@ -180,6 +180,10 @@ class Device:
             self._update_status()
         self._leds()
         self._persist(now)
+        # stored ticks age no further than they are looked at (timebase.ticks_clamp): the
+        # last press or key (dimming), the last flush of the game log
+        self._awake_t = ticks_clamp(now, self._awake_t, _DIM_AFTER_MS)
+        self._log_at = ticks_clamp(now, self._log_at, _LOG_FLUSH_MS)
         if self.sleep_at is not None and ticks_diff(now, self.sleep_at) >= 0:
             from app.sleep import sleep
 
@@ -264,10 +268,17 @@ class Device:
         engine = self.engine
         return engine.display(0).running or engine.display(1).running
 
+    def _window_counts(self):
+        # a challenge window counting down with no clock running (the final play's,
+        # TSO 5.1b): saved as often as a running clock, so a cut keeps its seconds
+        d = self.engine.display(0)
+        return d.window_s > 0 and not d.paused
+
     def _persist(self, now):
+        due = self.state.due(now)       # asked at every round: its tick stays young
         if self._dirty:
             self.commit(now)
-        elif self._running() and self.state.due(now):
+        elif due and (self._running() or self._window_counts()):
             self.save(now)
         # lines held back go once the challenge is over; a failing flash is tried again
         # every _LOG_FLUSH_MS, not at every tick
@@ -382,6 +393,8 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
+        elif self.flow is not None:
+            self.flow.settings_changed()     # the idle screen's hint of a default PIN
         self._update_status()
         unload(SETUP_MODULES)
 

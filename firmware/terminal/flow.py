@@ -65,7 +65,11 @@ _CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
-    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None):
+    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None, pins=None):
+        """pins: where the referee's PIN lock is kept across power cuts
+        (store.pinlock.PinStore), or None: in RAM only."""
+        from terminal.pinlock import PinLock
+
         self.engine = engine
         self.log = log
         self.settings = settings
@@ -74,7 +78,7 @@ class ChallengeFlow:
         self.referee = None         # terminal.referee.Referee while the referee holds the terminal
         self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
         self.entry = None           # during a challenge or the referee menu, with a list
-        self.pin_lock = (0, None)   # (wrong PINs, lockout tick) kept across referee sessions
+        self.pin_lock = PinLock(pins)   # wrong PINs and lockouts, across menus and cuts
         self.state = NEUTRAL
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
@@ -136,7 +140,6 @@ class ChallengeFlow:
         self.back_state = back_state
         self._load_entry()
         referee = self.referee = Referee(self)
-        referee.failures, referee.locked_t = self.pin_lock
         referee.lexicon_changed()
         referee.open(t, for_verdict)
         self._go(t, REFEREE)
@@ -145,7 +148,6 @@ class ChallengeFlow:
     def _close_referee(self):
         referee = self.referee
         if referee is not None:
-            self.pin_lock = (referee.failures, referee.locked_t)
             referee.flow = None
             self.referee = None
 
@@ -293,7 +295,16 @@ class ChallengeFlow:
 
     def update(self, t):
         """Timeouts: multi-tap, verdict, notices, referee menu.  True if the screen changed."""
+        # Stored ticks never outlive what they time (ticks_diff turns at 2**29 ms, 6.2
+        # days): the lockout, the guard after a verdict, a letter left cycling on its key
+        # under a question or the referee's menu.
+        self.pin_lock.age(t)
+        if self.guard_t is not None and ticks_diff(t, self.guard_t) >= _GUARD_MS:
+            self.guard_t = None
         state = self.state
+        entry = self.entry
+        if entry is not None and entry.pending_key and state != ENTRY:
+            entry.expire(t)
         if state == ENTRY:
             if self.entry.expire(t):
                 return self._render()
@@ -631,6 +642,11 @@ class ChallengeFlow:
             if self.state == NEUTRAL:
                 self._render()
 
+    def settings_changed(self):
+        """The settings changed (the referee's PIN among them): the idle screen anew."""
+        if self.state == NEUTRAL:
+            self._render()
+
     def relabel(self):
         """The language changed: show the screen in the new one at once."""
         if self.referee is not None:
@@ -714,18 +730,23 @@ class ChallengeFlow:
             lines += self._problem_lines()
         else:
             lines.append(_joined(self.lexicon.name, self.lexicon.version))
-            lines.append(self.device_note or engine.preset["name"])
+            # the PIN is still the default one: anyone can open the referee's menu
+            lines.append(self.device_note or (self.text("pin_default") if self._default_pin()
+                                              else engine.preset["name"]))
         while len(lines) < 5:
             lines.append(self.device_note if len(lines) == 4 else "")
         lines = lines[:5]
-        if engine.duplicate:
-            lines.append("")                          # no challenges (clock.duplicate)
-        elif engine.fresh():
+        if engine.challenger_side() >= 0:
+            lines.append(self.text("key_challenge"))  # only while there is a play to challenge
+        elif engine.fresh() and not engine.duplicate:
             lines.append(self.text("start_hint"))    # nobody's clock has run yet
         else:
-            lines.append(self.text("key_challenge"))
+            lines.append("")
         lines.append(self.text("key_referee"))
         return lines, _NEUTRAL_SIZES
+
+    def _default_pin(self):
+        return str(self.settings.get("referee_pin", "0000")) == "0000"
 
     def _result_lines(self):
         # The end of the game: per side the time left (negative: overtime) and the

@@ -879,7 +879,8 @@ def test_tso_7_3_2_2_referee_time_credit_and_deduction(start):
 @across_the_wrap
 def test_tso_7_3_2_2_a_deduction_past_the_overtime_cap_forfeits_and_can_be_undone(start):
     """7.3.2.2 with 5.2c: a deduction past the cap forfeits; a deduction keyed wrong is
-    taken back with the forfeit (undo), then corrected."""
+    taken back with the forfeit (undo: the deduction goes with it, so resuming does not
+    forfeit again), then corrected."""
     table = game(start=start)
     table.wait(29 * MIN)
     assert table.engine.adjust(table.now(), 0, -6 * MIN)  # exactly 5:00 overtime: still on
@@ -888,7 +889,9 @@ def test_tso_7_3_2_2_a_deduction_past_the_overtime_cap_forfeits_and_can_be_undon
     assert table.engine.forfeit_side == 0 and table.engine.phase == PHASE_OVER
     assert undo(table.engine, table.now())
     assert table.engine.forfeit_side == -1 and table.engine.paused
-    assert table.engine.adjust(table.now(), 0, 6 * MIN + 1)
+    assert table.engine.result(table.now())["sides"][0]["credit_ms"] == -6 * MIN
+    assert table.left(0) == -5 * MIN                      # the -1 ms is gone with the forfeit
+    assert table.engine.adjust(table.now(), 0, 6 * MIN)   # and the -6:00 corrected
     table.engine.resume(table.now())
     table.wait(1 * MIN)
     assert table.engine.phase == PHASE_PLAY and table.left(0) == 0
