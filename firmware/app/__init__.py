@@ -50,10 +50,11 @@ def flow_factory(config):
         from terminal.log import ChallengeLog
 
         from hal_rtc import now_text
+        from store.pinlock import create as pin_store
 
         lex, problem = open_lexicon()
         return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
-                             wall=now_text)
+                             wall=now_text, pins=pin_store())
     return make
 
 

@@ -49,6 +49,7 @@ _UNDO_FORFEIT = const(3)
 
 _MINUTE = const(60000)
 _STALE_MS = const(3600000)  # stored ticks are kept within this of the present (_young)
+_LONGEST_MS = const(1000000000)  # 11.5 days: game and charged time stop there (_young)
 
 
 def _check_side(side):
@@ -716,8 +717,9 @@ class Engine:
         # 2**29 ms, 6.2 days, and a clock may stay on longer): the last event's tick
         # is only a floor for later ones; a stretch of a clock that has run that long
         # is charged up to t (what is charged stays the same); the game's time base
-        # moves on.  Called at every update (the main loop's round); allocates nothing
-        # but once an hour.
+        # moves on.  Game time and charged time stop at _LONGEST_MS (11.5 days: small
+        # ints on the chip, and 32-bit ints in the snapshot).  Called at every update
+        # (the main loop's round); allocates nothing.
         if ticks_diff(t, self._last) > _STALE_MS:
             self._last = ticks_add(t, -_STALE_MS)
         run = self._run
@@ -725,8 +727,11 @@ class Engine:
             for side in (0, 1):
                 if run & (1 << side) and ticks_diff(t, self._since[side]) > _STALE_MS:
                     self._charge(side, t)
+                    if self._used[side] > _LONGEST_MS:
+                        self._used[side] = _LONGEST_MS
         if ticks_diff(t, self._game_ref) > _STALE_MS:
-            self._game_base = self._gms(t)
+            base = self._gms(t)
+            self._game_base = base if base < _LONGEST_MS else _LONGEST_MS
             self._game_ref = t
 
     def update(self, t=None):
