@@ -268,17 +268,14 @@ class Device:
         engine = self.engine
         return engine.display(0).running or engine.display(1).running
 
-    def _window_counts(self):
-        # a challenge window counting down with no clock running (the final play's,
-        # TSO 5.1b): saved as often as a running clock, so a cut keeps its seconds
-        d = self.engine.display(0)
-        return d.window_s > 0 and not d.paused
-
     def _persist(self, now):
         due = self.state.due(now)       # asked at every round: its tick stays young
+        # saved once a period while a clock runs, or a challenge window counts down with
+        # no clock running (the final play's, TSO 5.1b): a cut keeps its seconds
+        d = self.engine.display(0)
         if self._dirty:
             self.commit(now)
-        elif due and (self._running() or self._window_counts()):
+        elif due and (self._running() or d.window_s > 0 and not d.paused):
             self.save(now)
         # lines held back go once the challenge is over; a failing flash is tried again
         # every _LOG_FLUSH_MS, not at every tick
@@ -393,9 +390,7 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
-        elif self.flow is not None:
-            self.flow.settings_changed()     # the idle screen's hint of a default PIN
-        self._update_status()
+        self._update_status()        # (the idle screen's hint of a default PIN, too)
         unload(SETUP_MODULES)
 
     def _apply_preset(self, now):

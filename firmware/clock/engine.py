@@ -48,8 +48,8 @@ _UNDO_ACCEPT = const(2)
 _UNDO_FORFEIT = const(3)
 
 _MINUTE = const(60000)
-_STALE_MS = const(3600000)  # stored ticks are kept within this of the present (_young)
-_LONGEST_MS = const(1000000000)  # 11.5 days: game and charged time stop there (_young)
+_STALE_MS = const(3600000)  # stored ticks are kept within this of the present (update)
+_LONGEST_MS = const(1000000000)  # 11.5 days: game and charged time stop there (update)
 
 
 def _check_side(side):
@@ -712,14 +712,17 @@ class Engine:
 
     # -- hot path ----------------------------------------------------------
 
-    def _young(self, t):
+    def update(self, t=None):
+        """Refresh both display models for tick t; the cues since the last call."""
+        if t is None:
+            t = self.clock.ticks_ms()
+        t = self._advance(t)
         # The engine's stored ticks stay within _STALE_MS of t (ticks_diff turns at
         # 2**29 ms, 6.2 days, and a clock may stay on longer): the last event's tick
         # is only a floor for later ones; a stretch of a clock that has run that long
         # is charged up to t (what is charged stays the same); the game's time base
         # moves on.  Game time and charged time stop at _LONGEST_MS (11.5 days: small
-        # ints on the chip, and 32-bit ints in the snapshot).  Called at every update
-        # (the main loop's round); allocates nothing.
+        # ints on the chip, and 32-bit ints in the snapshot).  Allocates nothing.
         if ticks_diff(t, self._last) > _STALE_MS:
             self._last = ticks_add(t, -_STALE_MS)
         run = self._run
@@ -733,13 +736,6 @@ class Engine:
             base = self._gms(t)
             self._game_base = base if base < _LONGEST_MS else _LONGEST_MS
             self._game_ref = t
-
-    def update(self, t=None):
-        """Refresh both display models for tick t; the cues since the last call."""
-        if t is None:
-            t = self.clock.ticks_ms()
-        t = self._advance(t)
-        self._young(t)
         self._refresh(t)
         cues = self._cues
         self._cues = 0

@@ -65,9 +65,9 @@ _CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
-    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None, pins=None):
-        """pins: where the referee's PIN lock is kept across power cuts
-        (store.pinlock.PinStore), or None: in RAM only."""
+    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None, nvs=None):
+        """nvs: the esp32.NVS that keeps the referee's PIN lock across power cuts
+        (terminal.pinlock), or None: in RAM only."""
         from terminal.pinlock import PinLock
 
         self.engine = engine
@@ -78,7 +78,7 @@ class ChallengeFlow:
         self.referee = None         # terminal.referee.Referee while the referee holds the terminal
         self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
         self.entry = None           # during a challenge or the referee menu, with a list
-        self.pin_lock = PinLock(pins)   # wrong PINs and lockouts, across menus and cuts
+        self.pin_lock = PinLock(nvs)    # wrong PINs and lockouts, across menus and cuts
         self.state = NEUTRAL
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
@@ -635,15 +635,11 @@ class ChallengeFlow:
 
     def set_status(self, battery, note):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
-        low-battery text) and a note (a recovery, a preset for the next game; "" none)."""
-        if battery != self.battery or note != self.device_note:
-            self.battery = battery
-            self.device_note = note
-            if self.state == NEUTRAL:
-                self._render()
-
-    def settings_changed(self):
-        """The settings changed (the referee's PIN among them): the idle screen anew."""
+        low-battery text) and a note (a recovery, a preset for the next game; "" none).
+        Called after any change of the settings too: the idle screen shows whether the
+        referee's PIN is still the default one."""
+        self.battery = battery
+        self.device_note = note
         if self.state == NEUTRAL:
             self._render()
 
@@ -731,7 +727,8 @@ class ChallengeFlow:
         else:
             lines.append(_joined(self.lexicon.name, self.lexicon.version))
             # the PIN is still the default one: anyone can open the referee's menu
-            lines.append(self.device_note or (self.text("pin_default") if self._default_pin()
+            default = str(self.settings.get("referee_pin", "0000")) == "0000"
+            lines.append(self.device_note or (self.text("pin_default") if default
                                               else engine.preset["name"]))
         while len(lines) < 5:
             lines.append(self.device_note if len(lines) == 4 else "")
@@ -744,9 +741,6 @@ class ChallengeFlow:
             lines.append("")
         lines.append(self.text("key_referee"))
         return lines, _NEUTRAL_SIZES
-
-    def _default_pin(self):
-        return str(self.settings.get("referee_pin", "0000")) == "0000"
 
     def _result_lines(self):
         # The end of the game: per side the time left (negative: overtime) and the

@@ -1,9 +1,11 @@
 # The referee's PIN lock: 3 wrong PINs in a row lock the PIN entry, for 30 s the first
 # time, then twice as long at each further lockout (1 min, 2 min, ...), 15 min at most,
 # until the right PIN is typed.  The wrong PINs, the lockouts and a lockout in progress
-# are kept in NVS (store/pinlock.py, passed in as `store`): a power cut neither clears a
-# lockout nor resets the count.  The chip's ticks start again at a power-on and the time
-# it was off is unknown, so a lockout on at the cut starts again in full.
+# are kept in NVS (the esp32.NVS("tileclock") the device passes in, key "pin": three
+# bytes, written only when one of them changes: a few writes a tournament): a power cut
+# neither clears a lockout nor resets the count.  The chip's ticks start again at a
+# power-on and the time it was off is unknown, so a lockout on at the cut starts again in
+# full.  A failing NVS leaves the lock in RAM (until the next power cut).
 #
 # A lockout's start is a stored tick: age(t), called at every round of the main loop
 # (terminal.flow.update), ends it once over, so it is never older than the lockout's
@@ -12,26 +14,34 @@
 from micropython import const
 from timebase import ticks_diff
 
-TRIES = const(3)            # wrong PINs before a lockout
-FIRST_MS = const(30000)     # the first lockout
-MAX_MS = const(900000)      # the longest
+_TRIES = const(3)           # wrong PINs before a lockout
+_FIRST_MS = const(30000)    # the first lockout
+_MAX_MS = const(900000)     # the longest
 
 
 def lock_ms(lockouts):
     """The length of the lockout after `lockouts` of them (1: the first)."""
-    ms = FIRST_MS
+    ms = _FIRST_MS
     for _ in range(1, lockouts):
         ms *= 2
-        if ms >= MAX_MS:
-            return MAX_MS
+        if ms >= _MAX_MS:
+            return _MAX_MS
     return ms
 
 
+_KEY = const("pin")
+
+
 class PinLock:
-    def __init__(self, store=None):
-        self._store = store
-        tries, lockouts, locked = store.load() if store is not None else (0, 0, 0)
-        self.tries = tries if tries < TRIES else TRIES - 1
+    def __init__(self, nvs=None):
+        self._nvs = nvs
+        kept = bytearray(3)
+        try:
+            n = nvs.get_blob(_KEY, kept) if nvs is not None else 0
+        except OSError:
+            n = 0                   # nothing stored (or not ours): no wrong PIN yet
+        tries, lockouts, locked = kept if n == 3 else b"\0\0\0"
+        self.tries = tries if tries < _TRIES else _TRIES - 1
         self.lockouts = lockouts
         self.locked_t = None        # tick the lockout began, None: not locked
         self._restart = bool(locked) and lockouts > 0   # begins at the first tick seen
@@ -59,7 +69,7 @@ class PinLock:
     def wrong(self, t):
         """A wrong PIN at tick t; True if it locks the entry."""
         self.tries += 1
-        locks = self.tries >= TRIES
+        locks = self.tries >= _TRIES
         if locks:
             self.tries = 0
             self.lockouts += 1 if self.lockouts < 255 else 0
@@ -75,5 +85,12 @@ class PinLock:
             self._save()
 
     def _save(self):
-        if self._store is not None:
-            self._store.save(self.tries, self.lockouts, self.locked_t is not None)
+        nvs = self._nvs
+        if nvs is None:
+            return
+        try:
+            nvs.set_blob(_KEY, bytes((self.tries, self.lockouts,
+                                      0 if self.locked_t is None else 1)))
+            nvs.commit()
+        except OSError:
+            pass                    # a failing NVS must not stop the terminal
