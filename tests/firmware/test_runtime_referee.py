@@ -126,9 +126,11 @@ def test_each_lockout_is_longer_until_the_right_pin_and_cuts_change_nothing():
         runtime_rig.leave()
 
 
-def test_guessing_with_a_cut_after_every_lockout_gains_nothing():
-    # The attack a lock in RAM invited: three guesses, a power cut, three more.  With the
-    # lock in NVS each cut restarts a lockout in full and the lockouts grow: in an hour of
+def test_guessing_with_cuts_at_random_moments_gains_nothing():
+    # The attack a lock in RAM invited: three guesses, a power cut, three more.  A fault
+    # test of the lock in NVS: power cuts at random moments (while a guess is typed,
+    # right after a wrong PIN, in a lockout), seeded.  Each cut restarts a lockout in
+    # full, the count of wrong PINs survives, and the lockouts grow: in an hour of
     # trying, at most 3 guesses per lockout of 30 s, 1, 2, 4, 8, 15, 15 ... minutes.
     draw = _draws(7)
     rig = _rig()
@@ -147,8 +149,17 @@ def test_guessing_with_a_cut_after_every_lockout_gains_nothing():
                 else:
                     rig.run((1 + draw(30)) * SEC, step=1000)
                 continue
-            rig.keys("%04d#" % (1 + draw(9999)))
+            guess = "%04d#" % (1 + draw(9999))
+            way = draw(4)
+            if way == 0:
+                rig.keys(guess[:1 + draw(4)])           # a cut while a guess is typed
+                _cut(rig, draw(3000))
+                continue
+            rig.keys(guess)
             guesses += 1
+            if way == 1:
+                _cut(rig, draw(3000))                   # a cut right after a wrong PIN
+        assert rig.dev.flow.pin_lock.lockouts == guesses // 3
         assert rig.dev.flow.referee is None or rig.dev.flow.referee.mode == R.PIN
         # 30 s + 1 + 2 + 4 + 8 + 15 min = 30.5 min locked after 18 guesses; then
         # one lockout of 15 min per 3 guesses: at most 2 more lockouts in the hour
