@@ -57,11 +57,14 @@ def flow_factory(config):
         from terminal.flow import ChallengeFlow
         from terminal.log import ChallengeLog
 
+        import esp32
         from hal_rtc import now_text
+        from store.state import NAMESPACE
 
         lex, problem = open_lexicon()
+        # the referee's PIN lock is kept in the game state's NVS namespace (key "pin")
         return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
-                             wall=now_text)
+                             wall=now_text, nvs=esp32.NVS(NAMESPACE))
     return make
 
 

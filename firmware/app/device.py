@@ -23,7 +23,7 @@
 
 from i18n import tr
 from lazy import unload
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
@@ -63,8 +63,8 @@ _SHIFT_MS = const(60000)
 _SHIFT_QUIET_MS = const(10000)
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
-CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
-              "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
+CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "lent",
+              "window", "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
 
 
@@ -180,6 +180,10 @@ class Device:
             self._update_status()
         self._leds()
         self._persist(now)
+        # stored ticks age no further than they are looked at (timebase.ticks_clamp): the
+        # last press or key (dimming), the last flush of the game log
+        self._awake_t = ticks_clamp(now, self._awake_t, _DIM_AFTER_MS)
+        self._log_at = ticks_clamp(now, self._log_at, _LOG_FLUSH_MS)
         if self.sleep_at is not None and ticks_diff(now, self.sleep_at) >= 0:
             from app.sleep import sleep
 
@@ -265,9 +269,13 @@ class Device:
         return engine.display(0).running or engine.display(1).running
 
     def _persist(self, now):
+        due = self.state.due(now)       # asked at every round: its tick stays young
+        # saved once a period while a clock runs, or a challenge window counts down with
+        # no clock running (the final play's, TSO 5.1b): a cut keeps its seconds
+        d = self.engine.display(0)
         if self._dirty:
             self.commit(now)
-        elif self._running() and self.state.due(now):
+        elif due and (self._running() or d.window_s > 0 and not d.paused):
             self.save(now)
         # lines held back go once the challenge is over; a failing flash is tried again
         # every _LOG_FLUSH_MS, not at every tick
@@ -382,7 +390,7 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
-        self._update_status()
+        self._update_status()        # (the idle screen's hint of a default PIN, too)
         unload(SETUP_MODULES)
 
     def _apply_preset(self, now):

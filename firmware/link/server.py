@@ -32,7 +32,7 @@ import asyncio
 
 from link import frame
 from link.frame import ERROR, error_payload
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 IDLE_MS = 10
 _READ_MAX = const(256)
@@ -455,6 +455,7 @@ async def _loop(read, server, clock):
         if not data:
             now = clock.ticks_ms()
             server.check_rate(now)
+            last_data = ticks_clamp(now, last_data, _BUSY_MS)   # days without a byte
             if ticks_diff(now, last_data) < _BUSY_MS:
                 await asyncio.sleep_ms(1) if hasattr(asyncio, "sleep_ms") else await asyncio.sleep(0.001)
             else:

@@ -18,7 +18,7 @@
 from micropython import const
 import struct
 
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 NAMESPACE = "tileclock"
 KEY = "game"
@@ -73,7 +73,13 @@ class GameState:
 
     def due(self, now):
         """True when a running clock's state is at least one period old."""
-        return not self._have_time or ticks_diff(now, self._last_at) >= self.period_ms
+        if not self._have_time:
+            return True
+        # (the device asks at every round, running or not: an age past the period is
+        # kept at the period, so that days of a paused clock never look recent to
+        # ticks_diff, which turns at 2**29 ms)
+        self._last_at = ticks_clamp(now, self._last_at, self.period_ms)
+        return ticks_diff(now, self._last_at) >= self.period_ms
 
     def save(self, snapshot, now, terminal=b"", lines=b"", t=None):
         """Store the parts unless they are what is stored already; True if written.

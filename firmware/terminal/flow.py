@@ -65,7 +65,11 @@ _CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
-    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None):
+    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None, nvs=None):
+        """nvs: the esp32.NVS that keeps the referee's PIN lock across power cuts
+        (terminal.pinlock), or None: in RAM only."""
+        from terminal.pinlock import PinLock
+
         self.engine = engine
         self.log = log
         self.settings = settings
@@ -74,7 +78,7 @@ class ChallengeFlow:
         self.referee = None         # terminal.referee.Referee while the referee holds the terminal
         self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
         self.entry = None           # during a challenge or the referee menu, with a list
-        self.pin_lock = (0, None)   # (wrong PINs, lockout tick) kept across referee sessions
+        self.pin_lock = PinLock(nvs)    # wrong PINs and lockouts, across menus and cuts
         self.state = NEUTRAL
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
@@ -136,7 +140,6 @@ class ChallengeFlow:
         self.back_state = back_state
         self._load_entry()
         referee = self.referee = Referee(self)
-        referee.failures, referee.locked_t = self.pin_lock
         referee.lexicon_changed()
         referee.open(t, for_verdict)
         self._go(t, REFEREE)
@@ -145,7 +148,6 @@ class ChallengeFlow:
     def _close_referee(self):
         referee = self.referee
         if referee is not None:
-            self.pin_lock = (referee.failures, referee.locked_t)
             referee.flow = None
             self.referee = None
 
@@ -293,7 +295,16 @@ class ChallengeFlow:
 
     def update(self, t):
         """Timeouts: multi-tap, verdict, notices, referee menu.  True if the screen changed."""
+        # Stored ticks never outlive what they time (ticks_diff turns at 2**29 ms, 6.2
+        # days): the lockout, the guard after a verdict, a letter left cycling on its key
+        # under a question or the referee's menu.
+        self.pin_lock.age(t)
+        if self.guard_t is not None and ticks_diff(t, self.guard_t) >= _GUARD_MS:
+            self.guard_t = None
         state = self.state
+        entry = self.entry
+        if entry is not None and entry.pending_key and state != ENTRY:
+            entry.expire(t)
         if state == ENTRY:
             if self.entry.expire(t):
                 return self._render()
@@ -624,12 +635,13 @@ class ChallengeFlow:
 
     def set_status(self, battery, note):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
-        low-battery text) and a note (a recovery, a preset for the next game; "" none)."""
-        if battery != self.battery or note != self.device_note:
-            self.battery = battery
-            self.device_note = note
-            if self.state == NEUTRAL:
-                self._render()
+        low-battery text) and a note (a recovery, a preset for the next game; "" none).
+        Called after any change of the settings too: the idle screen shows whether the
+        referee's PIN is still the default one."""
+        self.battery = battery
+        self.device_note = note
+        if self.state == NEUTRAL:
+            self._render()
 
     def relabel(self):
         """The language changed: show the screen in the new one at once."""
@@ -714,16 +726,19 @@ class ChallengeFlow:
             lines += self._problem_lines()
         else:
             lines.append(_joined(self.lexicon.name, self.lexicon.version))
-            lines.append(self.device_note or engine.preset["name"])
+            # the PIN is still the default one: anyone can open the referee's menu
+            default = str(self.settings.get("referee_pin", "0000")) == "0000"
+            lines.append(self.device_note or (self.text("pin_default") if default
+                                              else engine.preset["name"]))
         while len(lines) < 5:
             lines.append(self.device_note if len(lines) == 4 else "")
         lines = lines[:5]
-        if engine.duplicate:
-            lines.append("")                          # no challenges (clock.duplicate)
-        elif engine.fresh():
+        if engine.challenger_side() >= 0:
+            lines.append(self.text("key_challenge"))  # only while there is a play to challenge
+        elif engine.fresh() and not engine.duplicate:
             lines.append(self.text("start_hint"))    # nobody's clock has run yet
         else:
-            lines.append(self.text("key_challenge"))
+            lines.append("")
         lines.append(self.text("key_referee"))
         return lines, _NEUTRAL_SIZES
 

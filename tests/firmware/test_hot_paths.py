@@ -104,6 +104,7 @@ def test_drawing_the_player_panels_allocates_nothing_while_their_state_stays():
 
     only_micropython("gc.mem_alloc measures the MicroPython heap; framebuf is MicroPython's")
     import framebuf
+    import app.device      # (for _label: imported here, not while the collector is off)
     from render.player import PlayerView, state_key
 
     fb = framebuf.FrameBuffer(bytearray(128 * 64 // 8), 128, 64, framebuf.MONO_VLSB)

@@ -16,7 +16,7 @@ _TOP = (MEDIUM, player.TOP_WIDTH)          # a player's state line
 _SMALL = (SMALL, PANEL)
 PLACES = {
     "clock": {key: _TOP for key in ("overtime", "pause", "challenge", "hold", "forfeit",
-                                    "game_over", "late", "window", "reset_confirm",
+                                    "game_over", "late", "lent", "window", "reset_confirm",
                                     "accepted", "withdrawn", "penalty", "move", "time_up")},
     "app": dict({key: _SMALL for key in (
         "recovered_note", "recovered_wdt", "recovered_sleep", "not_recovered", "config_bad",
@@ -39,7 +39,7 @@ def _filled(package, key, text, lang):
     fills = {
         ("terminal", "word_n"): (8, 8), ("terminal", "list"): ("pl",),
         ("terminal", "penalty"): (990,), ("terminal", "clock_runs"): (_sides(lang),),
-        ("terminal", "locked"): (30,), ("terminal", "set_lang"): ("de",),
+        ("terminal", "locked"): (900,), ("terminal", "set_lang"): ("de",),
         ("terminal", "set_verdict"): (60,), ("terminal", "set_preset"): ("naspa_nwl",),
         ("terminal", "forfeit_by"): (_sides(lang),), ("terminal", "menu_resume"): (_sides(lang),),
         ("app", "preset_next"): ("naspa_nwl",),

@@ -318,7 +318,7 @@ class Rig:
         ref = dev.flow.referee
         mode = ref.mode
         if mode == R.PIN:
-            if ref.locked_t is not None:
+            if dev.flow.pin_lock.locked_t is not None:
                 self.advance(100)
             else:
                 self.pin()
@@ -392,7 +392,7 @@ class Rig:
         ref = dev.flow.referee
         mode = ref.mode
         if mode == R.PIN:
-            if ref.locked_t is not None:
+            if dev.flow.pin_lock.locked_t is not None:
                 self.advance(500)                 # wrong PINs in the burst: the lockout
             else:
                 self.pin()
