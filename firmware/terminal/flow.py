@@ -81,6 +81,8 @@ class ChallengeFlow:
         self.notice_t = 0
         self.guard_t = None         # keys ignored until _GUARD_MS after this tick
         self.challenger = -1
+        self.log_seq = 0            # the challenge log's seq for this challenge's record
+        self.log_failed = False     # the last challenge record did not reach the file
         self.page = 0
         self.wait_reason = ""       # REFEREE_WAIT: "referee_decides", "no_list", "bad_list"
         self.verdict = None         # True / False while a verdict is shown, else None
@@ -188,6 +190,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self.reserve_log_seq()
         self.guard_t = None         # a new challenge is deliberate: its keys count at once
         self._load_entry()
         if self.entry is not None:
@@ -567,9 +570,31 @@ class ChallengeFlow:
             "table": self.settings.get("table", ""),
         }
         try:
-            self.log.append(record)
+            self.log.append(record, self.log_seq)
+            self.log_failed = False
         except OSError:
-            pass    # a full or failing flash must not stop the game
+            self.log_failed = True      # a full or failing flash must not stop the game
+
+    def reserve_log_seq(self):
+        """The seq this challenge's record will have, from its start: saved with every
+        step of it (terminal.persist), so that a verdict a cut took from the state but
+        not from the file is neither written twice nor lost (terminal.resume)."""
+        self.log_seq = self.log.next_seq() if self.log is not None else 0
+
+    def replay(self, t, record):
+        """The verdict (or withdrawal) of this challenge as its record in the file says:
+        a cut came between the record and the state's save (terminal.resume).  The record
+        is not written again (its seq is in the file)."""
+        verdict = record.get("verdict")
+        if verdict == "cancelled":
+            self._cancel(t)
+            return
+        count = record.get("word_count")
+        if self.entry is not None:
+            self.entry.wipe()
+        self.count_without_list = count if isinstance(count, int) and count > 0 else 1
+        self.decide(t, verdict == "acceptable", "referee" if record.get("by") == "referee"
+                    else "list")
 
     def _turn(self):
         # The number of finished turns so far, from the engine's game log.
