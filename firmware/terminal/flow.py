@@ -96,6 +96,7 @@ class ChallengeFlow:
         self.help = False           # the key layout is on screen (key A while typing)
         self.battery = ""           # set_status(): the idle screen's battery and note
         self.device_note = ""
+        self.mark = ""              # and a storage fault's mark (beside the battery)
         self.set_lexicon(lexicon, problem)
 
     # --- wiring -------------------------------------------------------------
@@ -647,12 +648,14 @@ class ChallengeFlow:
         self.notice_t = t
         self._render()
 
-    def set_status(self, battery, note):
+    def set_status(self, battery, note, mark=""):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
-        low-battery text) and a note (a recovery, a preset for the next game; "" none)."""
-        if battery != self.battery or note != self.device_note:
+        low-battery text), a note (a recovery, a preset for the next game; "" none) and
+        a mark beside the battery that no notice or title hides (a storage fault)."""
+        if battery != self.battery or note != self.device_note or mark != self.mark:
             self.battery = battery
             self.device_note = note
+            self.mark = mark
             if self.state == NEUTRAL:
                 self._render()
 
@@ -728,8 +731,14 @@ class ChallengeFlow:
             title = self.text(self.notice)
         else:
             title = self.text("last_move" if engine.phase == PHASE_ENDING else "ready")
-        if self.battery and len(title) + 1 + len(self.battery) <= COLS:
-            title += "\t" + self.battery       # (a long notice hides it for its 3 s)
+        side = self.battery
+        if self.mark:
+            side = self.mark + " " + side if side else self.mark
+            if len(title) + 1 + len(side) > COLS:
+                side = self.mark
+                title = title[:COLS - 1 - len(side)]
+        if side and len(title) + 1 + len(side) <= COLS:
+            title += "\t" + side               # (a long notice hides it for its 3 s)
         lines = [title, self.text("short_0"), self.text("short_1")]
         if engine.challenger_side() >= 0:
             # the last play can be held, accepted or challenged now
