@@ -309,14 +309,17 @@ class Device:
 
     def save(self, now):
         """Save the state with the log lines waiting; whatever NVS does, nothing raises."""
-        self._take_log_lines()
         flow = self.flow
         try:
+            self._take_log_lines()
             terminal = flow.saved_bytes() if flow is not None else b""
             lines = self._lines()
             room = self.state.room(self.engine.snapshot_size(), len(terminal))
             if len(lines) > room:
-                self._fit(room)
+                from app.lost import fit
+
+                self.lines_lost += fit(self._pending, room, self._stamp())
+                unload(("app.lost",))
                 lines = self._lines()
             # the engine's state up to a press still being debounced, not past it: a save
             # must not close a window the press is about to challenge
@@ -334,40 +337,12 @@ class Device:
         pending = self._pending
         return "\n".join(pending).encode() if pending else b""
 
-    def _fit(self, room):
-        # The oldest waiting lines go until the rest fits in `room` bytes; a "lost" line
-        # in their place (first in line, so it keeps the file's order) counts them, with
-        # the seq of the newest of them.  A lost line already there goes on counting.
-        pending = self._pending
-        lost = seq = 0
-        if pending and _lost_count(pending[0]):
-            lost = _lost_count(pending[0])
-            seq = seq_of(pending.pop(0))
-        sizes = [len(line.encode()) + 1 for line in pending]
-        total = sum(sizes)
-        stamp = self._stamp()
-        drop = 0
-        marker = ""
-        while True:
-            marker = _lost_line(seq, lost, stamp) if lost else ""
-            need = total + len(marker.encode()) + (1 if marker else 0) - 1
-            if need <= room or drop == len(pending):
-                break
-            total -= sizes[drop]
-            seq = max(seq, seq_of(pending[drop]))
-            lost += 1
-            drop += 1
-        del pending[:drop]
-        self.lines_lost += drop
-        if marker and len(marker.encode()) <= room:
-            pending.insert(0, marker)
-
     def flush_log(self, now):
         self._log_at = now
-        self._take_log_lines()
-        if not self._pending:
-            return
         try:
+            self._take_log_lines()
+            if not self._pending:
+                return
             if self._file_failed:
                 self._drop_written()
             self.gamelog.append(self._pending)
@@ -650,27 +625,6 @@ class Device:
             self.sleep_at = None        # charging (or on USB) again: stay awake
             self.sleep_screen = None
             self.terminal_view.invalidate()
-
-
-_LOST_KEY = const('"kind": "lost", "lines": ')
-
-
-def _lost_line(seq, count, stamp):
-    # the game log's record of lines the record could not keep (docs/runtime.md, Game log)
-    return '{"seq": %d, "kind": "lost", "lines": %d%s' % (seq, count, stamp)
-
-
-def _lost_count(line):
-    # the count of a "lost" line, else 0
-    at = line.find(_LOST_KEY)
-    if at < 0:
-        return 0
-    at += len(_LOST_KEY)
-    end = line.find(",", at)
-    try:
-        return int(line[at:end])
-    except ValueError:
-        return 0
 
 
 def _show(panel):
