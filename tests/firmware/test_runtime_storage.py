@@ -269,3 +269,31 @@ def test_no_exception_from_a_save_reaches_the_loop():
     finally:
         _restore()
         runtime_rig.leave()
+
+
+def test_the_lost_line_counts_on_and_the_lines_never_pass_the_room():
+    from app.lost import count, fit
+    from store.gamelog import seq_of
+
+    stamp = ', "time": "2026-11-27 09:30:00", "table": "%s"}' % TABLE
+    pending = ['{"seq": %d, "kind": "pause", "at": 1000%s' % (seq, stamp)
+               for seq in range(10, 20)]
+    dropped = fit(pending, 400, stamp)
+    assert len("\n".join(pending).encode()) <= 400
+    assert dropped == 10 - (len(pending) - 1) and count(pending[0]) == dropped
+    assert seq_of(pending[0]) == 10 + dropped - 1           # the newest line lost
+    assert json.loads(pending[0])["kind"] == "lost" and seq_of(pending[1]) == 10 + dropped
+    # more lines, less room: the same lost line counts on, still first
+    pending += ['{"seq": %d, "kind": "resume", "at": 2000, "side": 0%s' % (seq, stamp)
+                for seq in range(20, 24)]
+    more = fit(pending, 300, stamp)
+    assert more > 0 and count(pending[0]) == dropped + more
+    assert len("\n".join(pending).encode()) <= 300
+    seqs = [seq_of(line) for line in pending]
+    assert seqs == sorted(seqs) and seqs[-1] == 23
+    # lines that fit stay as they are
+    kept = list(pending)
+    assert fit(pending, 1000, stamp) == 0 and pending == kept
+    # no room even for the lost line: nothing waits rather than too much
+    fit(pending, 20, stamp)
+    assert pending == []
