@@ -130,6 +130,21 @@ def battery_text(info: dict) -> str:
     return text
 
 
+STORAGE = {"log_full": "log full", "not_saving": "not saving"}
+
+
+def storage_text(info: dict) -> str:
+    """The clock's storage as INFO reports it: "ok", "log full" (the game log's file
+    takes nothing), "not saving" (the game state cannot be saved: a power cut loses
+    the game); "-" from a firmware that does not say."""
+    if "storage" not in info:
+        return "-"
+    text = STORAGE.get(info["storage"], info["storage"] or "ok")
+    if info.get("lines_lost"):
+        text += ", %d log lines lost" % info["lines_lost"]
+    return text
+
+
 def cmd_devices(args) -> int:
     def work(port, progress):
         progress("info", 0, 2)
@@ -142,7 +157,7 @@ def cmd_devices(args) -> int:
                 "firmware": info.get("firmware"), "battery": battery_text(info),
                 "list": lex.get("name"), "version": lex.get("version"),
                 "words": "{:,}".format(lex["words"]) if "words" in lex else None,
-                "game": game_state(info),
+                "game": game_state(info), "storage": storage_text(info),
                 "pin": "DEFAULT" if str(config.get("referee_pin")) == DEFAULT_PIN else "set"}
         return fleet.Result(port, True, "", data)
 
@@ -151,10 +166,19 @@ def cmd_devices(args) -> int:
     code = _finish(results, [("table", "table"), ("device", "device id"),
                              ("firmware", "firmware"), ("battery", "battery"),
                              ("list", "word list"), ("version", "version"), ("words", "words"),
-                             ("game", "game"), ("pin", "referee PIN")])
+                             ("game", "game"), ("storage", "storage"), ("pin", "referee PIN")])
+    _warn_storage([(r.port, r.data) for r in results
+                   if r.ok and r.data.get("storage") not in ("ok", "-")])
     _warn_default_pin(args, [r.port for r in results
                              if r.ok and r.data.get("pin") == "DEFAULT"])
     return code
+
+
+def _warn_storage(rows):
+    # one line per clock whose game state or game log cannot be saved
+    for port, data in rows:
+        print("warning: %s (table %s): %s" % (port, data.get("table") or "-", data["storage"]),
+              file=sys.stderr)
 
 
 def addressing(args, ports) -> str:

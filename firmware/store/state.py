@@ -71,6 +71,11 @@ class GameState:
         return (bytes(buf[HEAD_SIZE:HEAD_SIZE + a]), bytes(buf[HEAD_SIZE + a:HEAD_SIZE + a + b]),
                 bytes(buf[HEAD_SIZE + a + b:n]))
 
+    def room(self, snapshot_size, terminal_size):
+        """Bytes left in a record for the log lines, next to a snapshot and a terminal
+        part of these sizes (the caller bounds what waits by this: save refuses more)."""
+        return _MAX_BLOB - HEAD_SIZE - snapshot_size - terminal_size
+
     def due(self, now):
         """True when a running clock's state is at least one period old."""
         if not self._have_time:

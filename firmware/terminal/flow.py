@@ -85,6 +85,8 @@ class ChallengeFlow:
         self.notice_t = 0
         self.guard_t = None         # keys ignored until _GUARD_MS after this tick
         self.challenger = -1
+        self.log_seq = 0            # the challenge log's seq for this challenge's record
+        self.log_failed = False     # the last challenge record did not reach the file
         self.page = 0
         self.wait_reason = ""       # REFEREE_WAIT: "referee_decides", "no_list", "bad_list"
         self.verdict = None         # True / False while a verdict is shown, else None
@@ -98,6 +100,7 @@ class ChallengeFlow:
         self.help = False           # the key layout is on screen (key A while typing)
         self.battery = ""           # set_status(): the idle screen's battery and note
         self.device_note = ""
+        self.mark = ""              # and a storage fault's mark (beside the battery)
         self.set_lexicon(lexicon, problem)
 
     # --- wiring -------------------------------------------------------------
@@ -190,6 +193,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self.reserve_log_seq()
         self.guard_t = None         # a new challenge is deliberate: its keys count at once
         self._load_entry()
         if self.entry is not None:
@@ -578,9 +582,31 @@ class ChallengeFlow:
             "table": self.settings.get("table", ""),
         }
         try:
-            self.log.append(record)
+            self.log.append(record, self.log_seq)
+            self.log_failed = False
         except OSError:
-            pass    # a full or failing flash must not stop the game
+            self.log_failed = True      # a full or failing flash must not stop the game
+
+    def reserve_log_seq(self):
+        """The seq this challenge's record will have, from its start: saved with every
+        step of it (terminal.persist), so that a verdict a cut took from the state but
+        not from the file is neither written twice nor lost (terminal.resume)."""
+        self.log_seq = self.log.next_seq() if self.log is not None else 0
+
+    def replay(self, t, record):
+        """The verdict (or withdrawal) of this challenge as its record in the file says:
+        a cut came between the record and the state's save (terminal.resume).  The record
+        is not written again (its seq is in the file)."""
+        verdict = record.get("verdict")
+        if verdict == "cancelled":
+            self._cancel(t)
+            return
+        count = record.get("word_count")
+        if self.entry is not None:
+            self.entry.wipe()
+        self.count_without_list = count if isinstance(count, int) and count > 0 else 1
+        self.decide(t, verdict == "acceptable", "referee" if record.get("by") == "referee"
+                    else "list")
 
     def _turn(self):
         # The number of finished turns so far, from the engine's game log.
@@ -633,13 +659,15 @@ class ChallengeFlow:
         self.notice_t = t
         self._render()
 
-    def set_status(self, battery, note):
+    def set_status(self, battery, note, mark=""):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
-        low-battery text) and a note (a recovery, a preset for the next game; "" none).
+        low-battery text), a note (a recovery, a preset for the next game; "" none) and
+        a mark beside the battery that no notice or title hides (a storage fault).
         Called after any change of the settings too: the idle screen shows whether the
         referee's PIN is still the default one."""
         self.battery = battery
         self.device_note = note
+        self.mark = mark
         if self.state == NEUTRAL:
             self._render()
 
@@ -715,8 +743,14 @@ class ChallengeFlow:
             title = self.text(self.notice)
         else:
             title = self.text("last_move" if engine.phase == PHASE_ENDING else "ready")
-        if self.battery and len(title) + 1 + len(self.battery) <= COLS:
-            title += "\t" + self.battery       # (a long notice hides it for its 3 s)
+        side = self.battery
+        if self.mark:
+            side = self.mark + " " + side if side else self.mark
+            if len(title) + 1 + len(side) > COLS:
+                side = self.mark
+                title = title[:COLS - 1 - len(side)]
+        if side and len(title) + 1 + len(side) <= COLS:
+            title += "\t" + side               # (a long notice hides it for its 3 s)
         lines = [title, self.text("short_0"), self.text("short_1")]
         if engine.challenger_side() >= 0:
             # the last play can be held, accepted or challenged now
