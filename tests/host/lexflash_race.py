@@ -84,4 +84,4 @@ def run(rig, image: Path, tmp: Path) -> dict:
     boot = max(int(name[6:]) for name in tfl.files(rig) if name.startswith("boots/"))
     wait_for(lambda: check_log(tfl.files(rig))[2] >= (boot, 20), 30, "the clock to log on")
     lines, boots, _ = check_log(tfl.files(rig))
-    return {"seconds": took, "lines": lines, "starts": boots, "slot": slot}
+    return {"seconds": took, "lines": lines, "starts": boots, "boot": boot, "slot": slot}
