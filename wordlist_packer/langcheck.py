@@ -42,8 +42,8 @@ def letter_counts(data: bytes) -> Counter:
             if b > a:
                 parts.append(chunk[a:b])
         data = b"\n".join(parts)
-    text = data.decode("utf-8", errors="ignore").upper()
-    return Counter(c for c in text if c.isalpha())
+    counts = Counter(data.decode("utf-8", errors="ignore").upper())
+    return Counter({c: n for c, n in counts.items() if c.isalpha()})
 
 
 def native_letters(profile: Profile) -> set[str]:
