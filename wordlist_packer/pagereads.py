@@ -173,12 +173,39 @@ def _dedup(seq, last):
     return out, last
 
 
-def cold_reads(img: Image, slots: int | None = None, progress=None):
+def hot_pages(img: Image, k: int, sample: int = 20_000, seed: int = 1) -> list[int]:
+    """The k pages most words read (on an even sample of the words): what a reader that
+    kept k pages resident would keep."""
+    import random
+
+    m = Model(img)
+    words = list(img.iter_tile_words())
+    if len(words) > sample:
+        words = random.Random(seed).sample(words, sample)
+    counts: dict[int, int] = {}
+    for w in words:
+        for p in set(m.fetches(w)):
+            counts[p] = counts.get(p, 0) + 1
+    return sorted(sorted(counts, key=lambda p: (-counts[p], p))[:k])
+
+
+def cold_reads(img: Image, slots: int | None = None, progress=None, resident=()):
     """Every word of the image looked up with a cold cache: (histogram {reads: words},
-    worst word as tile indices). Walks the automaton depth first, carrying the cache."""
+    worst word as tile indices). Walks the automaton depth first, carrying the cache.
+    resident: pages a reader would hold besides its cache (never read by a lookup)."""
     if slots is None:
         slots = cache_slots(img)
+    if resident:
+        # a resident page is never fetched: drop it from every step's pages
+        keep = set(resident)
+        return _cold_reads(img, slots, progress, keep)
+    return _cold_reads(img, slots, progress, None)
+
+
+def _cold_reads(img: Image, slots: int, progress, resident):
     m = Model(img)
+    if resident:
+        m = _Resident(img, resident)
     hist: dict[int, int] = {}
     worst = (-1, ())
     T = img.ntiles
@@ -203,7 +230,8 @@ def cold_reads(img: Image, slots: int | None = None, progress=None):
             if img.prefix_depth:
                 c = Cache(slots)
                 last = (PREFIX_ENTRY * (t1 * T + t2)) >> img.page_shift
-                c.fetch(last)
+                if not resident or last not in resident:
+                    c.fetch(last)
             else:
                 c = Cache(slots)
                 last = -1
@@ -233,6 +261,22 @@ def cold_reads(img: Image, slots: int | None = None, progress=None):
                     lp = p
             stack.append((word + (t,), f, target, c2, lp))
     return hist, worst[1]
+
+
+class _Resident(Model):
+    """The model with some pages resident: they never reach the cache."""
+
+    def __init__(self, img: Image, resident: set) -> None:
+        super().__init__(img)
+        self.resident = resident
+
+    def step(self, node: int) -> dict[int, tuple]:
+        got = self._steps.get(node)
+        if got is None:
+            got = {t: (tuple(p for p in pages if p not in self.resident), f, c)
+                   for t, (pages, f, c) in super().step(node).items()}
+            self._steps[node] = got
+        return got
 
 
 def summary(hist: dict[int, int]) -> dict:
