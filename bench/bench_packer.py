@@ -5,8 +5,8 @@ and xz.
 
 Each measurement runs in its own child process, which reports its wall time, its CPU
 time (user + sys: on a shared machine the wall time also counts waits for a core, so the
-build-time target, set for an idle core, is judged on CPU time) and peak resident memory. Ours is the whole `wordpack build --report` from the compressed list
-(reading, normalising, sorting, minimising, encoding, writing the report of dropped
+build-time target, set for an idle core, is judged on CPU time) and peak resident memory.
+Ours is the whole `wordpack build --report` from the compressed list (reading, normalising, sorting, minimising, encoding, writing the report of dropped
 entries). The peers get the words our normalisation kept, one byte per tile (so that a
 Polish letter costs them no more than a Latin one), sorted, one per line, and are timed
 from reading that file to holding the serialised structure:

@@ -68,7 +68,9 @@ def check_language(counts: Counter, profile: Profile, foreign: int, entries: int
     profile: counts of its letters (letter_counts), entries dropped for a foreign
     letter, entries read."""
     mine = fit(counts, profile)
-    best = None
+    likely = ""
+    best = -1.0
+    best_key: tuple = (-1.0, 0)
     for code in builtin_languages():
         if code == profile.language:
             continue
@@ -78,15 +80,16 @@ def check_language(counts: Counter, profile: Profile, foreign: int, entries: int
             continue
         # on a tie the smaller alphabet names the language (English letters fit de too)
         key = (fit(counts, other), -len(native_letters(other)))
-        if best is None or key > best[1:]:
-            best = (code,) + key
+        if key > best_key:
+            best_key, likely, best = key, code, key[0]
     missing = Counter({c: n for c, n in counts.items() if c not in native_letters(profile)})
     letters = ", ".join(c for c, _ in missing.most_common(8))
-    likely = best[0] if best and best[1] > mine else None
-    hint = (f"the letters fit --language {likely} better ({100 * best[1]:.1f} % of letters "
+    if best <= mine:
+        likely = ""
+    hint = (f"the letters fit --language {likely} better ({100 * best:.1f} % of letters "
             f"on its tiles, {100 * mine:.1f} % on {profile.language}'s)" if likely else "")
     total = sum(counts.values())
-    if likely and best[1] - mine > FIT_MARGIN and (best[1] - mine) * total >= EVIDENCE:
+    if likely and best - mine > FIT_MARGIN and (best - mine) * total >= EVIDENCE:
         raise LanguageError(
             f"this list does not look like {profile.language!r}: {hint}; letters not on "
             f"its tiles: {letters}. Is this the right --language? Use --force-language to "

@@ -85,7 +85,7 @@ class Model:
         # for a tile it scans the own arcs up to the tile (or a larger one / LAST) and
         # then continues at the jump
         out: dict[int, tuple] = {}
-        chain: list[tuple[list, list]] = []      # per stored node: (own arcs, jump pages)
+        chain: list[tuple[list, list]] = []      # per stored node: (own arcs, pages)
         pos = node
         for _ in range(64 + 1):
             pages = []
@@ -112,9 +112,7 @@ class Model:
             pos = jump
         for arcs, _ in chain:
             for sym, _, _, _ in arcs:
-                out[sym] = None
-        for t in list(out):
-            out[t] = self._scan(chain, t)
+                out[sym] = self._scan(chain, sym)
         self._steps[node] = out
         return out
 
@@ -207,9 +205,9 @@ def _cold_reads(img: Image, slots: int, progress, resident):
     if resident:
         m = _Resident(img, resident)
     hist: dict[int, int] = {}
-    worst = (-1, ())
+    worst: tuple[int, tuple] = (-1, ())
     T = img.ntiles
-    roots = []
+    roots: list[tuple] = []
     if img.root < 0 or img.words == 0:
         return hist, ()
     root_steps = m.step(img.root)

@@ -17,8 +17,8 @@ from . import graph as graph_mod
 from .graph import CODE_BASE
 from .image import NO_ROOT, Image, ImageError, Meta, source_sha256, write_image
 from .langcheck import LanguageError, check_language, letter_counts
-from .normalise import (DUPLICATE, FOREIGN_LETTER, RULES, UNDECODABLE, NormaliseResult, Profile, normalise_lines,
-                        normalise_text, normalise_utf8)
+from .normalise import (DUPLICATE, FOREIGN_LETTER, RULES, UNDECODABLE, NormaliseResult, Profile,
+                        normalise_lines, normalise_text, normalise_utf8)
 
 
 class InputError(ValueError):
