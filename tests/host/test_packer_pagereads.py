@@ -1,6 +1,7 @@
 """The page-read model (wordlist_packer/pagereads.py) counts what the device's reader
 reads: every word of a slice of the Polish list, cold cache, against the firmware's
-Lexicon, with the device's cache and with a cache small enough to evict within a word."""
+Lexicon, with the device's cache and with a cache small enough to evict within a word;
+and the figures of a reader keeping some pages resident."""
 
 import lzma
 
@@ -9,7 +10,7 @@ from tests import shared
 from wordlist_packer.graph import CODE_BASE
 from wordlist_packer.image import Image
 from wordlist_packer.normalise import Profile
-from wordlist_packer.pagereads import Model, cache_slots, cold_reads, summary
+from wordlist_packer.pagereads import Model, cache_slots, cold_reads, hot_pages, summary
 from wordlist_packer.pipeline import build_image, normalise_lines
 
 
@@ -58,3 +59,14 @@ def test_model_counts_the_readers_page_reads(tmp_path):
         assert summary(got)["words"] == len(words) == img.words
         if slots == 3:
             assert evicting > 0          # the small cache did evict within words
+        else:
+            # with pages resident besides the cache (bench_lexicon --resident), a word
+            # reads the other pages it spans (no word spans more than the 28 slots here)
+            hot = hot_pages(img, 3)
+            assert len(hot) == 3
+            want: dict = {}
+            for w in words:
+                n = len(set(model.fetches(w)) - set(hot))
+                want[n] = want.get(n, 0) + 1
+            assert cold_reads(img, slots, resident=hot)[0] == want
+            assert summary(want)["mean"] < summary(hist)["mean"] - 0.5
