@@ -28,8 +28,8 @@ SAMPLE_BYTES = 1 << 21
 BLOCKS = 64
 
 
-def letter_counts(data: bytes) -> Counter:
-    """Upper-case letters of an even sample of the input (UTF-8 bytes), counted."""
+def letter_counts(data: bytes, encoding: str = "utf-8") -> Counter:
+    """Upper-case letters of an even sample of the input (bytes in `encoding`), counted."""
     if len(data) > SAMPLE_BYTES:
         size = SAMPLE_BYTES // BLOCKS
         step = len(data) // BLOCKS
@@ -42,7 +42,11 @@ def letter_counts(data: bytes) -> Counter:
             if b > a:
                 parts.append(chunk[a:b])
         data = b"\n".join(parts)
-    counts = Counter(data.decode("utf-8", errors="ignore").upper())
+    try:
+        text = data.decode(encoding, errors="ignore")
+    except LookupError:             # an unknown encoding is reported where the list is read
+        text = data.decode("utf-8", errors="ignore")
+    counts = Counter(text.upper())
     return Counter({c: n for c, n in counts.items() if c.isalpha()})
 
 

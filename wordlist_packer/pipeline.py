@@ -85,7 +85,7 @@ class Loaded:
 def load_words(path, profile: Profile, encoding="utf-8", skip_bad=False,
                want_report=False) -> Loaded:
     data = read_bytes(path)
-    letters = letter_counts(data)
+    letters = letter_counts(data, encoding)
     res = None
     bad: list = []
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
