@@ -1,6 +1,14 @@
 """Lookups from the full Polish image under the real MicroPython interpreter.
 
-    python bench/bench_lexicon.py [--list pl] [--image build/pl.dawg] [--queries 20000]
+    python bench/bench_lexicon.py [--list pl|all] [--image build/pl.dawg] [--queries 20000]
+                                  [--cold-only]
+
+First, under CPython, the flash page reads of every word of the list with a cold cache
+(the device's cache of 4 KB emptied before each word: what a lookup costs when nothing
+was looked up before), counted by wordlist_packer/pagereads.py, the model of the
+device's reader that tests/host/test_packer_pagereads.py checks against it: mean, worst,
+how many words need more than 16 reads, and the worst word. `--list all` prints these
+for every list of ../shared/wordlists and stops (so does `--cold-only`).
 
 Under CPython it builds the image with the packer if it is missing (into build/,
 which git ignores), draws the queries (half words of the list, half one-tile
@@ -82,9 +90,37 @@ def measure(image, queries_path, cache_bytes, expected_path):
     print("lookups          %d (%d valid), %d wrong answers" % (
         len(queries), sum(1 for a in answers if a == 1), wrong))
     print("lookups/s        %d (target >= 5000)" % (len(queries) * 1000000 // us))
-    print("block reads      %.2f per lookup, worst %d (target <= 20)" % (reads / len(queries), worst))
+    print("block reads      %.2f per lookup, worst %d (warm: the queries one after another; "
+          "cold figures above)" % (reads / len(queries), worst))
     if wrong:
         raise SystemExit(1)
+
+
+def cold_figures(img, path, cache_bytes, resident=0):
+    """Page reads of every word of the image, cold cache (wordlist_packer.pagereads);
+    resident: that many of the pages most words read kept besides the cache."""
+    import time
+
+    from wordlist_packer.pagereads import cache_slots, cold_reads, hot_pages, summary
+
+    slots = cache_slots(img, cache_bytes)
+    start = time.process_time()
+    pages = hot_pages(img, resident) if resident else ()
+    hist, worst = cold_reads(img, slots, resident=pages)
+    s = summary(hist)
+    over = sum(n for k, n in hist.items() if k > 16)
+    word = "".join(img.tile_strings[t] for t in worst)
+    if resident:
+        print("%s with the %d pages most words read resident (%d B more RAM): %s" % (
+            path.name, resident, resident * ((1 << img.page_shift) + 16), pages))
+    print("%s cold: %d words, page reads mean %.2f, worst %d (targets <= 6, <= 16); "
+          "%d words need more than 16; cache %d slots; %d pages; worst word %s "
+          "(%.0f s CPU)" % (path.name, s["words"], s["mean"], s["worst"], over, slots,
+                            img.body_len // ((1 << img.page_shift) + 4), word,
+                            time.process_time() - start))
+    tail = sorted(hist.items())[-6:]
+    print("  reads: words  " + ", ".join("%d: %d" % kv for kv in tail))
+    sys.stdout.flush()
 
 
 def prepare(argv):
@@ -104,14 +140,32 @@ def prepare(argv):
     ap.add_argument("--image")
     ap.add_argument("--queries", type=int, default=20000)
     ap.add_argument("--cache", type=int, default=4096)
+    ap.add_argument("--resident", type=int, nargs="*", default=[], metavar="K",
+                    help="also: the cold figures of a reader that kept the K pages most words "
+                    "read resident besides its cache (the trade-off of pinning pages)")
+    ap.add_argument("--cold-only", action="store_true",
+                    help="only the cold page reads of every word, no MicroPython run")
     args = ap.parse_args(argv)
     wordlists = Path(os.environ.get("TILECLOCK_WORDLISTS", repo.parent / "shared" / "wordlists"))
-    image = Path(args.image or repo / "build" / (args.list + ".dawg"))
-    if not image.exists():
-        image.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "wordlist_packer", "build",
-                        str(wordlists / (args.list + ".txt.xz")), "-l", args.list,
-                        "-o", str(image)], cwd=repo, check=True)
+
+    def image_of(name, given=None):
+        path = Path(given or repo / "build" / (name + ".dawg"))
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([sys.executable, "-m", "wordlist_packer", "build",
+                            str(wordlists / (name + ".txt.xz")), "-l", name, "-q",
+                            "-o", str(path)], cwd=repo, check=True)
+        return path
+
+    lists = ["pl", "de", "nb", "en"] if args.list == "all" else [args.list]
+    for name in lists:
+        path = image_of(name, args.image if args.list != "all" else None)
+        cold_figures(Image(path.read_bytes()), path, args.cache)
+        for k in args.resident:
+            cold_figures(Image(path.read_bytes()), path, args.cache, k)
+    if args.list == "all" or args.cold_only:
+        return 0
+    image = image_of(args.list, args.image)
     img = Image(image.read_bytes())
     rng = random.Random(1)
     ntiles = len(img.tile_strings)

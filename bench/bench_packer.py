@@ -3,9 +3,10 @@ and xz.
 
     python bench/bench_packer.py [--lists DIR] [de en nb pl]
 
-Each measurement runs in its own child process, which reports its wall time and peak
-resident memory. Ours is the whole `wordpack build --report` from the compressed list
-(reading, normalising, sorting, minimising, encoding, writing the report of dropped
+Each measurement runs in its own child process, which reports its wall time, its CPU
+time (user + sys: on a shared machine the wall time also counts waits for a core, so the
+build-time target, set for an idle core, is judged on CPU time) and peak resident memory.
+Ours is the whole `wordpack build --report` from the compressed list (reading, normalising, sorting, minimising, encoding, writing the report of dropped
 entries). The peers get the words our normalisation kept, one byte per tile (so that a
 Polish letter costs them no more than a Latin one), sorted, one per line, and are timed
 from reading that file to holding the serialised structure:
@@ -42,7 +43,7 @@ LISTS = REPO.parent / "shared" / "wordlists"
 # for the format's design; the images must be at most 0.9 x these.
 LZT_REFERENCE = {"de": 394_204, "nb": 797_617, "en": 884_816, "pl": 877_807}
 TARGET_VS_LZT = 0.9
-PL_BUILD_SECONDS = 15
+PL_BUILD_SECONDS = 12     # on an idle core: judged on CPU time (user + sys), see below
 PL_BUILD_MB = 600
 JARS = Path("/usr/share/java")
 MORFOLOGIK = ["morfologik-tools.jar", "morfologik-fsa.jar", "morfologik-stemming.jar",
@@ -75,8 +76,16 @@ def _external(cmd: list[str], out: str) -> dict:
     elapsed = time.perf_counter() - t0
     if r.returncode != 0 or not os.path.exists(out):
         raise SystemExit((r.stderr.strip().splitlines() or ["failed"])[-1])
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return {"bytes": os.path.getsize(out), "seconds": elapsed, "rss": rss}
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"bytes": os.path.getsize(out), "seconds": elapsed, "rss": usage.ru_maxrss * 1024,
+            "cpu": usage.ru_utime + usage.ru_stime}
+
+
+def _cpu() -> float:
+    """CPU time (user + sys) of this process so far."""
+    import resource
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
 
 
 def _morfologik_cmd() -> list[str] | None:
@@ -104,6 +113,7 @@ def available(kind: str) -> bool:
 
 def _child(kind: str, src: str, lang: str, out: str) -> None:
     t0 = time.perf_counter()
+    c0 = _cpu()
     extra: dict = {}
     if kind == "ours":
         sys.path.insert(0, str(REPO))
@@ -112,11 +122,12 @@ def _child(kind: str, src: str, lang: str, out: str) -> None:
                    "--report", out + ".dropped.tsv"])
         assert rc == 0
         elapsed = time.perf_counter() - t0
+        cpu = _cpu() - c0
         rss = _peak_rss()
         from wordlist_packer.image import Image
         img = Image.load(out)
         print(json.dumps({"bytes": os.path.getsize(out), "seconds": elapsed, "rss": rss,
-                          "words": img.words}))
+                          "cpu": cpu, "words": img.words}))
         return
     if kind == "lzt":
         res = _external(["lzt", "c", "-i", src, "-d", out], out)
@@ -135,7 +146,8 @@ def _child(kind: str, src: str, lang: str, out: str) -> None:
                                      preset=9 | lzma.PRESET_EXTREME))
         else:
             raise SystemExit(f"unknown {kind}")
-        res = {"bytes": size, "seconds": time.perf_counter() - t0, "rss": _peak_rss()}
+        res = {"bytes": size, "seconds": time.perf_counter() - t0, "rss": _peak_rss(),
+               "cpu": _cpu() - c0}
         extra = {"words": len(words)}
     print(json.dumps({**res, **extra}))
 
@@ -199,19 +211,23 @@ def main() -> int:
                 if b:
                     verdicts.append(f"{lang}: ours / {NAMES[kind]} = {ob / b:.3f}")
             if lang == "pl":
-                ok = ours["seconds"] <= PL_BUILD_SECONDS and ours["rss"] <= PL_BUILD_MB * 2**20
-                verdicts.append(f"pl: build with --report {ours['seconds']:.1f} s, "
+                # the target is wall time on an idle core; on a shared, loaded machine the
+                # wall time also counts the waits for a core, so CPU time is the judge
+                ok = ours["cpu"] <= PL_BUILD_SECONDS and ours["rss"] <= PL_BUILD_MB * 2**20
+                verdicts.append(f"pl: build with --report {ours['seconds']:.1f} s wall, "
+                                f"{ours['cpu']:.1f} s CPU (user + sys), "
                                 f"{ours['rss'] / 2**20:.0f} MB peak (targets <= "
-                                f"{PL_BUILD_SECONDS} s, <= {PL_BUILD_MB} MB) "
+                                f"{PL_BUILD_SECONDS} s on an idle core, <= {PL_BUILD_MB} MB) "
                                 f"{'OK' if ok else 'MISSED'}")
-    print("| list | structure | words | bytes | bits/word | build s | peak MB |")
-    print("|---|---|---|---|---|---|---|")
+    print("| list | structure | words | bytes | bits/word | build s | CPU s | peak MB |")
+    print("|---|---|---|---|---|---|---|---|")
     for lang, kind, words, r in rows:
         if "error" in r:
-            print(f"| {lang} | {NAMES[kind]} | - | error: {r['error']} | | | |")
+            print(f"| {lang} | {NAMES[kind]} | - | error: {r['error']} | | | | |")
             continue
         print(f"| {lang} | {NAMES[kind]} | {words:,} | {r['bytes']:,} | "
-              f"{8 * r['bytes'] / words:.2f} | {r['seconds']:.1f} | {r['rss'] / 2**20:.0f} |")
+              f"{8 * r['bytes'] / words:.2f} | {r['seconds']:.1f} | {r['cpu']:.1f} | "
+              f"{r['rss'] / 2**20:.0f} |")
     print()
     for v in verdicts:
         print(v)

@@ -12,7 +12,7 @@ from pathlib import Path
 from .image import KIND_NAMES, HeaderTooLong, Image, ImageError
 from .normalise import REASONS, Profile, ProfileError, builtin_languages
 from .pipeline import (DEFAULT_MAX_DROP_SHARE, InputError, build_date, build_image, check_drops,
-                       load_words, verify)
+                       check_profile_fits, load_words, verify)
 
 EXIT_DAMAGED = 3
 EXIT_INPUT = 2
@@ -60,6 +60,8 @@ def cmd_build(args) -> int:
                 f.write(f"{line}\t{reason}\t{entry}\n")
         say(f"dropped entries written to {args.report}")
     check_drops(res, None if args.allow_drops else args.max_drops / 100)
+    if not args.force_language:
+        check_profile_fits(loaded, prof)
     date = build_date(args.date)
     try:
         data, g = build_image(res.words, prof, name=args.name or Path(args.input).name,
@@ -84,6 +86,13 @@ def cmd_verify(args) -> int:
         prof.max_length = args.max_length
     loaded = load_words(args.input, prof, args.encoding, args.skip_bad)
     say(f"{len(loaded.result.words)} words from {args.input}")
+    if not args.force_language:
+        try:
+            check_profile_fits(loaded, prof)
+        except InputError as e:
+            print(f"wordpack: {e}", file=sys.stderr)
+            print("FAILED", file=sys.stderr)
+            return EXIT_VERIFY
     try:
         rep = verify(img, loaded.result.words, prof, samples=args.samples,
                      edits_per_word=args.edits, seed=args.seed, full_lookup=args.full,
@@ -204,6 +213,9 @@ def make_parser() -> argparse.ArgumentParser:
                         help="skip and count undecodable lines instead of stopping")
         sp.add_argument("--max-length", type=int, default=0,
                         help="drop words longer than this many tiles (the list covers up to it)")
+        sp.add_argument("--force-language", action="store_true",
+                        help="use this profile even if the list's letters fit another language "
+                        "better or more than 3 %% of its entries have a letter not on its tiles")
         sp.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
     b = sub.add_parser("build", help="word list to image")

@@ -9,14 +9,16 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import graph as graph_mod
 from .graph import CODE_BASE
 from .image import NO_ROOT, Image, ImageError, Meta, source_sha256, write_image
-from .normalise import (DUPLICATE, RULES, UNDECODABLE, NormaliseResult, Profile, normalise_lines,
-                        normalise_text, normalise_utf8)
+from .langcheck import LanguageError, check_language, letter_counts
+from .normalise import (DUPLICATE, FOREIGN_LETTER, RULES, UNDECODABLE, NormaliseResult, Profile,
+                        normalise_lines, normalise_text, normalise_utf8)
 
 
 class InputError(ValueError):
@@ -77,11 +79,13 @@ def decode_lines(data: bytes, encoding: str = "utf-8", skip_bad: bool = False
 class Loaded:
     result: NormaliseResult
     bad: list[tuple[int, str]]
+    letters: Counter        # letters of a sample of the input (langcheck.letter_counts)
 
 
 def load_words(path, profile: Profile, encoding="utf-8", skip_bad=False,
                want_report=False) -> Loaded:
     data = read_bytes(path)
+    letters = letter_counts(data, encoding)
     res = None
     bad: list = []
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
@@ -100,7 +104,7 @@ def load_words(path, profile: Profile, encoding="utf-8", skip_bad=False,
         if res.report is not None:
             res.report.extend((n, UNDECODABLE, r) for n, r in bad)
             res.report.sort()
-    return Loaded(res, bad)
+    return Loaded(res, bad, letters)
 
 
 def build_date(explicit: str | int | None = None) -> int:
@@ -170,6 +174,15 @@ def check_drops(res: NormaliseResult, max_share: float | None = DEFAULT_MAX_DROP
         raise DropError(f"{dropped:,} of {total:,} entries dropped ({100 * dropped / total:.1f} %, "
                         f"more than {100 * max_share:.0f} %): {rules}. Is this the right "
                         "--language? Use --allow-drops to pack the list anyway.")
+
+
+def check_profile_fits(loaded: Loaded, profile: Profile) -> None:
+    """Refuse a list that looks like another language than the profile (langcheck)."""
+    try:
+        check_language(loaded.letters, profile, loaded.result.dropped.get(FOREIGN_LETTER, 0),
+                       loaded.result.lines)
+    except LanguageError as e:
+        raise DropError(str(e)) from None
 
 
 # ----------------------------------------------------------------------------------------

@@ -109,3 +109,43 @@ def test_a_list_that_drops_most_entries_needs_allow_drops(tmp_path, capsys):
     assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q", "--max-drops", "80"]) == 0
     assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q", "--allow-drops"]) == 0
     assert Image.load(out).word_list() == ["KOT", "PIES"]
+
+
+def _polish_slice(path, lines=3000):
+    """Every 1,000th line of the Polish list, a few thousand entries: quick to pack."""
+    with lzma.open(shared.wordlist("pl"), "rt", encoding="utf-8") as f:
+        text = f.read().split("\n")
+    path.write_text("\n".join(text[::len(text) // lines]) + "\n", encoding="utf-8")
+
+
+def test_a_polish_list_packed_as_german_is_refused(tmp_path, capsys):
+    src = tmp_path / "pl-slice.txt"
+    _polish_slice(src)
+    out = tmp_path / "o.img"
+    assert main(["build", str(src), "-l", "de", "-o", str(out), "-q"]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "does not look like 'de'" in err and "--language pl" in err
+    assert "Ł" in err and "--force-language" in err
+    assert not out.exists()
+    # the right language packs, and verify with the wrong one fails, naming it
+    assert main(["build", str(src), "-l", "pl", "-o", str(out), "-q"]) == 0
+    assert main(["verify", str(out), str(src), "-l", "de", "-q"]) == EXIT_VERIFY
+    assert "--language pl" in capsys.readouterr().err
+    # the override packs it as asked
+    out.unlink()
+    assert main(["build", str(src), "-l", "de", "-o", str(out), "-q", "--force-language"]) == 0
+    assert Image.load(out).language == "de"
+
+
+def test_many_entries_with_foreign_letters_are_refused(tmp_path, capsys):
+    # a tenth of the entries have a letter no profile knows (Icelandic thorn)
+    words = [f"word{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}" for i in range(300)]
+    words += [f"þorn{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(30)]
+    src = tmp_path / "w.txt"
+    src.write_text("\n".join(words) + "\n", encoding="utf-8")
+    out = tmp_path / "o.img"
+    assert main(["build", str(src), "-l", "en", "-o", str(out), "-q"]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "30 of 330 entries (9.1 %, more than 3 %)" in err and "(Þ)" in err
+    assert not out.exists()
+    assert main(["build", str(src), "-l", "en", "-o", str(out), "-q", "--force-language"]) == 0
