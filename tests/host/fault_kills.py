@@ -134,6 +134,45 @@ def differences(back: dict, candidate: dict) -> list[str]:
     return out
 
 
+def challenge_records(folder: Path) -> list[dict]:
+    """The complete records of the challenge log (a line a kill tore is skipped)."""
+    out = []
+    for name in ("challenges.1.jsonl", "challenges.jsonl"):
+        path = folder / "logs" / name
+        if path.exists():
+            for line in path.read_text().splitlines():
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    continue
+    return out
+
+
+def decided_from_log(back: dict, candidate: dict, records: list[dict]) -> list[str]:
+    """What is wrong with `back` as the challenge of `candidate` decided by its record: a
+    cut after the record reached logs/challenges.jsonl and before the state's save brings
+    the challenge back decided as the record says (terminal.resume), the verdict on
+    screen (or, withdrawn, the neutral screen) and the game paused."""
+    if not candidate["challenging"]:
+        return ["no challenge in progress"]
+    mine = [r for r in records if r.get("challenger") == candidate["challenger"]]
+    if not mine:
+        return ["no challenge record written before the cut"]
+    record = mine[-1]
+    penalty = record.get("penalty") or 0
+    expect = {"phase": candidate["phase"], "challenging": 0, "hold": candidate["hold"],
+              "forfeit": candidate["forfeit"], "running": 0, "paused": 1,
+              "flow": NEUTRAL if record.get("verdict") == "cancelled" else VERDICT}
+    out = ["%s %r != %r" % (k, back[k], v) for k, v in expect.items() if back[k] != v]
+    if back["chal0"] + back["chal1"] != candidate["chal0"] + candidate["chal1"] + penalty:
+        out.append("challenge penalties %d+%d != %d+%d+%d" % (
+            back["chal0"], back["chal1"], candidate["chal0"], candidate["chal1"], penalty))
+    for side in (0, 1):
+        if abs(candidate["left%d" % side] - back["left%d" % side]) > TOLERANCE_MS + STEP_MS:
+            out.append("left%d moved" % side)
+    return out
+
+
 def prepare(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(LEXICON, folder / "lexicon.dawg")
@@ -205,7 +244,9 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
     log_check = LogCheck(folder)
     live_checked = 0
     t0 = time.monotonic()
+    logged: list[dict] = []         # challenge records the last killed child wrote
     for cycle in range(kills + 1):
+        known = {r.get("seq") for r in challenge_records(folder)}
         child = Child(folder, trace, ["play", str(rng.randrange(1 << 30))])
         draw = "boot" if cycle < kills and rng.random() < 0.08 else ("time" if rng.random() < 0.4
                                                                       else "phase")
@@ -243,6 +284,8 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
         if boot is not None and candidates:
             back = parse(boot)
             problems = [differences(back, c) for c in candidates]
+            if all(problems) and logged:        # decided by the record written before the cut
+                problems += [decided_from_log(back, c, logged) for c in candidates]
             if all(problems):
                 raise AssertionError("cycle %d: what came back matches nothing shown or saved "
                                      "before the cut\nback: %s\nshown/saved: %s\nwhy: %s"
@@ -261,6 +304,7 @@ def run(kills: int, seed: int, folder: Path, log=print, cycle_s: float = 2.0) ->
         elif cycle < kills:
             phases["boot"] += 1
         candidates += [parse(l) for l in lines[last_s + 1:] if l.startswith("C ")]
+        logged = [r for r in challenge_records(folder) if r.get("seq") not in known]
         draws[draw] += 1
         log_check()
         if log and cycle % 20 == 0:
