@@ -8,7 +8,8 @@ For each target, `clockctl image` writes the images and the game of the memory t
 judged by the full Polish list) boots from them on the 32-bit MicroPython built from
 ../shared (tests/mpbuild.py), with the board's heap: on the reference board 64 KB growing
 into 2 MB of PSRAM as the port's heap grows (MICROPY_GC_SPLIT_HEAP_AUTO), on the lean
-target its budget, 96 KB of internal RAM.  The
+target 96 KB of internal RAM, on the interpreter with its firmware frozen as its image
+freezes it (tests/mpbuild.py, frozen_interpreter).  The
 collections timed are the firmware's own: once a press or a key was handled (or the
 terminal's screen changed, or the heap runs low), the display task collects at the first
 frame from which no panel changes by itself for 250 ms (Device.quiet_ms), at most one every

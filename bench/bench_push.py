@@ -15,10 +15,11 @@ Each push ends with the device's own check of the whole file (LEX_COMMIT) and IN
 
 "esptool" rows time the user's command `clockctl flash-lexicon --target wroom` (its own
 process, every port at once) from its start until it has seen each clock's INFO name the
-new list: the staging over the link, esptool's write-flash (its own process per clock) into
-the simulated chip's download mode (host_tools/sim/romloader.py, tests/host/bootrig.py:
+new list: the question over the link which word list partition is free, esptool's
+write-flash of the list into it (its own process per clock) through the simulated chip's
+download mode (host_tools/sim/romloader.py, tests/host/bootrig.py:
 bytes paced at the negotiated baud, the flash's datasheet erase and program times), the
-restart, and the firmware's check and swap.  Beside the measured time each row shows
+restart, and the firmware's check and switch.  Beside the measured time each row shows
 what bounds a real clock: its bytes' time on the wire (both directions, 10 bits a byte at
 the rate each byte crossed at) and the flash's erase and program time during the write.
 Where the measured time is well above both, this machine (eight simulated chips, their
@@ -42,7 +43,7 @@ from host_tools import fleet  # noqa: E402
 from host_tools.link import Link  # noqa: E402
 from host_tools.sim.romloader import T_PAGE_PROGRAM, T_SECTOR_ERASE  # noqa: E402
 from host_tools.sim.wire import Pacer  # noqa: E402
-from tests.host.bootrig import BootRig  # noqa: E402
+from tests.host.bootrig import BootRig, wroom_table, write_layout  # noqa: E402
 from tests.host.linkrig import Rig  # noqa: E402
 
 CONFIGS = {
@@ -147,6 +148,7 @@ def flash(image, count, baud, tmp):
     rigs = []
     try:
         for i in range(count):
+            write_layout(Path(tmp) / ("dev%d" % i), wroom_table())
             rig = BootRig(Path(tmp) / ("dev%d" % i), args=("--id", "bench%02d" % i, "--flash"),
                           link="uart", env={"TILECLOCK_FLASH_TIMING": "1"}).start()
             rigs.append(rig)
@@ -168,9 +170,9 @@ def flash(image, count, baud, tmp):
         per, oks = [], []
         for rig in rigs:
             row = rows.get(rig.port, [])
-            ok = len(row) >= 6 and row[1] == "ok"
+            ok = len(row) >= 7 and row[1] == "ok"
             if ok:
-                per.append(float(row[5]))
+                per.append(float(row[-1]))
                 with Link(rig.port, timeout=3.0) as link:   # what the clock says now
                     ok = (link.info().get("lexicon") or {}).get("size") == len(image)
             oks.append(ok)

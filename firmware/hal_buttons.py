@@ -16,13 +16,14 @@
 # the first edge.  A bounce shorter than the debounce time is no break.
 
 from micropython import const
-from timebase import ticks_diff
+from timebase import ticks_add, ticks_clamp, ticks_diff
 
 _IDLE = const(0)      # armed: the next edge starts a press
 _EDGE = const(1)      # edge recorded; waiting for the level to settle
 _HELD = const(2)      # press reported; waiting for a settled release
 
 _DEBOUNCE_MS = const(20)
+_STALE_MS = const(3600000)  # a press held longer counts as held this long
 
 
 class Button:
@@ -75,6 +76,11 @@ class Button:
         # _HELD: re-arm once released and quiet for the debounce time.
         if not self.is_down() and ticks_diff(now, self.last_edge) >= self._debounce:
             self.state = _IDLE
+        elif ticks_diff(now, self.down_since) > _STALE_MS:
+            # held for an hour (a switch left down): its ticks age no further, so they
+            # compare right however long it stays down (timebase.ticks_clamp)
+            self.down_since = ticks_add(now, -_STALE_MS)
+            self.last_edge = ticks_clamp(now, self.last_edge, _STALE_MS)
         return -1
 
     def held_ms(self, now):

@@ -13,7 +13,7 @@ from timebase import ticks_add, ticks_diff
 # loudest per mA; the lower tones of a cue stay within a fifth of it.  Bytes rather
 # than a table of tuples: they stay in flash on the chip (docs/runtime.md, Memory).
 _NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "test",
-                "move_warning", "move_end"))
+                "move_warning", "move_end", "storage"))
 _TONES = const(
     b"\xc8\x0c\x00\x00"                            # challenge_end: base, 120 ms
     b"\xc8\x0f\x0a\xc8\x0f\x00\x00"                # overtime: 2 x base, 150 ms
@@ -22,6 +22,8 @@ _TONES = const(
     b"\xc8\x14\x0a\x94\x14\x00\x00"                # test: 1, 0.741 x base, 200 ms
     b"\xa3\x0f\x0a\xa3\x0f\x0a\xa3\x0f\x00\x00"    # move_warning: 3 x 0.815 x base
     b"\xc8\x3c\x00\x00"                            # move_end: base, 600 ms
+    # storage (the state or the game log cannot be saved): 3 x high-low, 80 ms each
+    b"\xc8\x08\x04\x86\x08\x0c\xc8\x08\x04\x86\x08\x0c\xc8\x08\x04\x86\x08\x00\x00"
 )
 _BASE_STEPS = const(200)
 _CUE_NAMES = const(("challenge_end", "overtime", "overtime_minute", "forfeit", "move_warning",
@@ -37,6 +39,7 @@ class Buzzer:
         for name in _CUE_NAMES:
             self.enabled[name] = False
         self.enabled["test"] = True
+        self.enabled["storage"] = True      # a storage fault: whatever cues are chosen
         self.mute = False
         self._cue = None          # the playing cue's first tone in _TONES, or None
         self._step = 0            # the tone playing: its offset in _TONES

@@ -1,39 +1,74 @@
-# The firmware's manifest, in the form of micropython-lib's manifests: beside the
-# packages it names (a package("clock") here means firmware/clock/), read on the host
-# only and never put onto a clock (host_tools/image.py leaves every manifest.py out).
+# The firmware's freeze manifest, in the form of micropython-lib's manifests: beside the
+# packages it names (a package("clock") here is firmware/clock/), read on the host only
+# and never put onto a clock (host_tools/image.py leaves every manifest.py out).
 #
-# It is the freeze manifest of a custom build with the firmware in the image itself:
+# It freezes whatever this folder holds when the image is built: every package (a
+# folder with an __init__.py) and every module, boot.py and main.py included (the port
+# runs a frozen boot.py and main.py as it runs them from the filesystem), less this
+# manifest, which only the host reads.  Frozen bytecode, its constants and all its names
+# (qstrs) live in the firmware image, in flash: only the objects the code creates take
+# heap.
 #
-#   make -C ports/esp32 BOARD=ESP32_GENERIC_S3 FROZEN_MANIFEST=/path/to/firmware/manifest.py
+# It is included by a board's manifest, which adds what the port freezes anyway:
 #
-# Frozen bytecode, its constants and qstrs live in the firmware image (memory-mapped
-# flash), so only the objects the code creates take heap.  main.py and boot.py stay on
-# the filesystem (MicroPython starts them from there); config.json, lexicon.dawg and
-# logs/ too.  The pin map frozen is hwconfig.py, the reference board's; the lean target
-# (ESP32-WROOM) runs its firmware from a ROMFS partition instead (docs/targets.md).
-# `metadata`, `include`, `require`, `package` and `module` come from MicroPython's
-# manifest loader (tools/manifestfile.py).
+#   boards/TILECLOCK_WROOM/manifest.py    the lean target's image (docs/targets.md)
+#   tests/unix_manifest.py                the memory tests' 32-bit unix port (tests/mpbuild.py)
+#
+# Options (include(..., pins=...)):
+#   pins   the board's pin map in this folder (hwconfig.py: the reference board's;
+#          hwconfig_wroom.py: the lean target's), frozen as the module `hwconfig`
+#
+# The pin map of another board than the reference board is frozen from a copy named
+# hwconfig.py in build/frozen-pins/<its name>/ (the manifest loader names a module by its
+# file), written only when it differs, so that the build's mpy-cross cache holds.
+# The display driver is PyPI's micropython-ssd1306 0.3, the one file the tests and the
+# clockctl images use (not micropython-lib's `ssd1306`, which require("ssd1306") would
+# take; host_tools/drivers.py): fetch it first with `python -m host_tools.drivers`,
+# which puts it in build/drivers/.  `metadata`, `options`, `package` and `module` come
+# from MicroPython's manifest loader (tools/manifestfile.py), which runs this file with
+# this folder as the current directory.
+
+import os
+
+options.defaults(pins="hwconfig.py")
 
 metadata(description="Tileclock: tournament clock and challenge terminal firmware.",
          version="0.1.0")
 
-# What the port freezes anyway (asyncio, the port's helpers).
-include("$(PORT_DIR)/boards/manifest.py")
+_HOST_ONLY = ("manifest.py",)
 
-# The display driver: the same file the tests and the clockctl images use, PyPI's
-# micropython-ssd1306 0.3 (a third-party repackaging of MicroPython's own 2020 driver,
-# not micropython-lib's `ssd1306`, which require("ssd1306") would take; see
-# host_tools/drivers.py).  Fetch it first: `python -m host_tools.drivers` puts it in
-# build/drivers/ (paths here are relative to this file).
-module("ssd1306.py", base_path="../build/drivers")
 
-# clock: game clock engine (count-down, overtime, challenge window, presets, game log);
-# lexicon: reader of the word graph image (docs/wordlist-format.md); terminal: keypad
-# word entry, challenge flow, referee menu, challenge log.
-for name in ("app", "clock", "lexicon", "link", "render", "store", "terminal"):
-    package(name)
+def _pin_map(name):
+    """The folder holding `name` as hwconfig.py."""
+    if name == "hwconfig.py":
+        return "."
+    with open(name, "rb") as f:
+        data = f.read()
+    folder = os.path.join("..", "build", "frozen-pins", name[:-3])
+    target = os.path.join(folder, "hwconfig.py")
+    try:
+        with open(target, "rb") as f:
+            same = f.read() == data
+    except OSError:
+        same = False
+    if not same:
+        os.makedirs(folder, exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return folder
 
-for name in ("hal_battery", "hal_buttons", "hal_buzzer", "hal_display", "hal_keypad", "hal_link", "hal_power",
-             "hal_rtc",
-             "hwconfig", "i18n", "lazy", "selftest", "timebase", "version"):
-    module(name + ".py")
+
+if not os.path.isfile(options.pins) or not options.pins.startswith("hwconfig"):
+    raise ValueError("pins=%r: no pin map of that name in firmware/" % options.pins)
+
+for _entry in sorted(os.listdir(".")):
+    if _entry.startswith("."):
+        continue                    # an editor's or a tool's file, not the firmware's
+    if os.path.isfile(os.path.join(_entry, "__init__.py")):
+        package(_entry)
+    elif (_entry.endswith(".py") and _entry not in _HOST_ONLY
+          and not _entry.startswith("hwconfig")):
+        module(_entry)
+
+module("hwconfig.py", base_path=_pin_map(options.pins))
+module("ssd1306.py", base_path=os.path.join("..", "build", "drivers"))

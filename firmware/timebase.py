@@ -22,13 +22,26 @@ def ticks_add(ticks, delta):
 
 def ticks_diff(end, start):
     # Signed distance from start to end; correct while |end - start| < 2**29 ms
-    # (about six days), far longer than any game.  Subtracting 2**30 in two
+    # (about six days), far longer than any game, but not longer than a clock stays on:
+    # a tick kept longer than that is clamped (ticks_clamp) or forgotten.  Subtracting 2**30 in two
     # steps keeps the small-int range for the same reason as above.
     d = (end - start) & TICKS_MAX
     if d >= _HALF:
         d -= TICKS_MAX
         d -= 1
     return d
+
+
+def ticks_clamp(now, then, limit):
+    """`then`, or the tick `limit` ms before `now` once `then` is older than that.
+
+    A tick kept to measure an age (the last key, for dimming) must be clamped so at
+    least every 2**29 - limit ms (the main loop does it at every round): ticks_diff
+    alone turns negative once the age passes 2**29 ms, 6.2 days, and a clamped tick
+    compares right at any uptime, all ages past `limit` being alike to its reader."""
+    if ticks_diff(now, then) > limit:
+        return ticks_add(now, -limit)
+    return then
 
 
 class SystemClock:

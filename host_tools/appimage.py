@@ -14,7 +14,7 @@ offset (0x1000 on the ESP32, 0x0 on the ESP32-S3).  From that file this module r
   (MICROPY_BANNER_NAME_AND_VERSION "; " MICROPY_HW_BOARD_NAME " with "
   MICROPY_HW_MCU_NAME): the board name tells which build it is, and with it which
   PSRAM the build drives (host_tools/targets.py);
-- the partition table, and from it the ROMFS partition of a ROMFS build.
+- the partition table (the filesystem follows its last partition).
 
 docs/targets.md explains which combinations `clockctl flash` accepts and why.
 """

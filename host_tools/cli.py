@@ -130,6 +130,21 @@ def battery_text(info: dict) -> str:
     return text
 
 
+STORAGE = {"log_full": "log full", "not_saving": "not saving"}
+
+
+def storage_text(info: dict) -> str:
+    """The clock's storage as INFO reports it: "ok", "log full" (the game log's file
+    takes nothing), "not saving" (the game state cannot be saved: a power cut loses
+    the game); "-" from a firmware that does not say."""
+    if "storage" not in info:
+        return "-"
+    text = STORAGE.get(info["storage"], info["storage"] or "ok")
+    if info.get("lines_lost"):
+        text += ", %d log lines lost" % info["lines_lost"]
+    return text
+
+
 def cmd_devices(args) -> int:
     def work(port, progress):
         progress("info", 0, 2)
@@ -142,7 +157,7 @@ def cmd_devices(args) -> int:
                 "firmware": info.get("firmware"), "battery": battery_text(info),
                 "list": lex.get("name"), "version": lex.get("version"),
                 "words": "{:,}".format(lex["words"]) if "words" in lex else None,
-                "game": game_state(info),
+                "game": game_state(info), "storage": storage_text(info),
                 "pin": "DEFAULT" if str(config.get("referee_pin")) == DEFAULT_PIN else "set"}
         return fleet.Result(port, True, "", data)
 
@@ -151,17 +166,36 @@ def cmd_devices(args) -> int:
     code = _finish(results, [("table", "table"), ("device", "device id"),
                              ("firmware", "firmware"), ("battery", "battery"),
                              ("list", "word list"), ("version", "version"), ("words", "words"),
-                             ("game", "game"), ("pin", "referee PIN")])
-    _warn_default_pin([r.port for r in results if r.ok and r.data.get("pin") == "DEFAULT"])
+                             ("game", "game"), ("storage", "storage"), ("pin", "referee PIN")])
+    _warn_storage([(r.port, r.data) for r in results
+                   if r.ok and r.data.get("storage") not in ("ok", "-")])
+    _warn_default_pin(args, [r.port for r in results
+                             if r.ok and r.data.get("pin") == "DEFAULT"])
     return code
 
 
-def _warn_default_pin(ports):
+def _warn_storage(rows):
+    # one line per clock whose game state or game log cannot be saved
+    for port, data in rows:
+        print("warning: %s (table %s): %s" % (port, data.get("table") or "-", data["storage"]),
+              file=sys.stderr)
+
+
+def addressing(args, ports) -> str:
+    """The clocks on `ports` addressed as the user addressed them: `--all` if they gave
+    it (or it was the default), and `--port` for each of these ports they named."""
+    import shlex
+
+    named = [p for p in ports if p in (args.port or [])]
+    return " ".join((["--all"] if args.all else []) + ["--port " + shlex.quote(p) for p in named])
+
+
+def _warn_default_pin(args, ports):
     if ports:
         print("warning: %d clock%s still %s the default referee PIN %s (anyone can open the "
-              "referee menu): clockctl config referee_pin=NNNN --all"
+              "referee menu): clockctl config referee_pin=NNNN %s"
               % (len(ports), "s" if len(ports) > 1 else "", "have" if len(ports) > 1 else "has",
-                 DEFAULT_PIN), file=sys.stderr)
+                 DEFAULT_PIN, addressing(args, ports)), file=sys.stderr)
 
 
 # -- push-lexicon -----------------------------------------------------------------------
@@ -171,7 +205,11 @@ def _word_list(path: str, verb: str):
     is sent: the clocks keep their lists."""
     from wordlist_packer.image import Image, ImageError
 
-    data = Path(path).read_bytes()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SystemExit(f"clockctl: {path}: cannot read the word list image "
+                         f"({e.strerror or e}); nothing was {verb}, the clocks keep their lists")
     try:
         img = Image(data)
     except ImageError as e:
@@ -201,6 +239,10 @@ def cmd_push_lexicon(args) -> int:
                 if e.code == "E_GAME":
                     return fleet.Result(port, False, "a game is in progress (--force to replace "
                                         "the list anyway)")
+                if e.code == "E_SPACE":
+                    return fleet.Result(port, False, str(e) + "; the old list stays in use (a "
+                                        "list too large for the filesystem goes into the "
+                                        "clock's word list partition: clockctl flash-lexicon)")
                 if e.code != "E_TIMEOUT" or time.monotonic() > deadline:
                     return fleet.Result(port, False, str(e) + "; the old list stays in use")
             except OSError as e:   # the port vanished: wait for it to come back
@@ -218,21 +260,6 @@ def cmd_push_lexicon(args) -> int:
 
 # -- flash-lexicon ----------------------------------------------------------------------
 
-def _drop_staged(args, port, wait: float) -> None:
-    import time
-
-    from host_tools.link import LinkError
-
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            with _link(args, port) as link:
-                link.abort_lexicon()
-            return
-        except (LinkError, OSError):
-            time.sleep(0.5)
-
-
 def cmd_flash_lexicon(args) -> int:
     import time
 
@@ -249,22 +276,17 @@ def cmd_flash_lexicon(args) -> int:
             with _link(args, port) as link:
                 if link.device_info.get("game") and not args.force:
                     return fleet.Result(port, False, "a game is in progress (--force: the clock "
-                                        "restarts and recovers the game)")
-                link.switch_baud()
-                staged, writes = lexflash.stage(link, data, progress)
-            try:
-                lexflash.write(port, chip, writes, args.flash_baud, progress)
-            except flashing.FlashError:
-                # The directory may name a lexicon.new whose blocks did not all arrive:
-                # once the clock is up again, have it drop that (the old list is whole).
-                _drop_staged(args, port, min(args.reconnect, 10.0))
-                raise
+                                        "restarts, recovers the game and goes on with the new "
+                                        "list)")
+                where = lexflash.slot(link, data)
+            lexflash.write(port, chip, where["offset"], data, args.flash_baud, progress)
             progress("restart", 0, 0)
             deadline = time.monotonic() + args.reconnect
             while True:
                 try:
                     with _link(args, port) as link:
-                        lexicon = lexflash.adopt(link, data, progress)
+                        lexicon = lexflash.adopt(link, where["label"], data, args.force,
+                                                 progress)
                         info = link.info()
                     break
                 except (LinkError, OSError):
@@ -273,18 +295,20 @@ def cmd_flash_lexicon(args) -> int:
                     time.sleep(0.5)
         except (lexflash.LexFlashError, flashing.FlashError) as e:
             return fleet.Result(port, False, "%s; the old list stays in use" % e
-                                if "old list" not in str(e) else str(e))
+                                if "stays" not in str(e) and "reflash" not in str(e)
+                                else str(e))
         except LinkError as e:
             return fleet.Result(port, False, str(e) + "; the old list stays in use")
         now = (info.get("lexicon") or lexicon or {})
         ok = now.get("size") == len(data) and now.get("name") == img.name
         return fleet.Result(port, ok, "" if ok else "the clock reports another list: %s" % now,
                             {"list": now.get("name"), "version": now.get("version"),
-                             "blocks": staged["blocks"],
+                             "slot": now.get("slot") or where["label"],
+                             "game": "goes on" if info.get("game") else "-",
                              "s": "%.1f" % (time.monotonic() - t0)})
 
     return _run(args, work, [("list", "word list"), ("version", "version"),
-                             ("blocks", "blocks written"), ("s", "seconds")])
+                             ("slot", "partition"), ("game", "game"), ("s", "seconds")])
 
 
 # -- config -----------------------------------------------------------------------------
@@ -327,6 +351,10 @@ def cmd_config(args) -> int:
     raw = dict(item.split("=", 1) for item in args.set or [])
     if args.force and args.next_game:
         raise SystemExit("clockctl: --force and --next-game exclude each other")
+    if "preset_edits" in changes and not isinstance(changes["preset_edits"], dict):
+        raise SystemExit("clockctl: preset_edits must be a JSON object of the preset's fields, "
+                         "e.g. preset_edits='{\"initial_ms\": 1500000}' (preset_edits='{}' "
+                         "clears them); nothing was changed")
     pins = []
 
     def work(port, progress):
@@ -366,7 +394,7 @@ def cmd_config(args) -> int:
 
     code = _run(args, work, [("table", "table"), ("preset", "preset"),
                              ("game", "game in progress"), ("lang", "lang")])
-    _warn_default_pin(pins)
+    _warn_default_pin(args, pins)
     return code
 
 
@@ -648,8 +676,10 @@ def cmd_image(args) -> int:
           f"{plan.flash_size >> 20} MB flash")
     command = ["esptool", "--chip", fw.chip, "write-flash"]
     for w in plan.writes:
-        path = Path(args.firmware) if w.label == "firmware" else out / f"{w.label}.bin"
-        if w.label != "firmware":
+        # the firmware as given, or with the word list partitions in its partition table
+        same = w.label == "firmware" and w.data == firmware
+        path = Path(args.firmware) if same else out / f"{w.label}.bin"
+        if not same:
             path.write_bytes(w.data)
         command += [hex(w.offset), str(path)]
         print(f"  0x{w.offset:06x}  {len(w.data):>9} bytes  {w.label:<9} {path}")
@@ -696,8 +726,9 @@ def cmd_push_firmware(args) -> int:
     from host_tools.targets import TARGETS
 
     if TARGETS[args.target]["code"] != "littlefs":
-        raise SystemExit(f"clockctl: the {args.target} target runs its firmware from a ROMFS "
-                         "partition, which the link cannot write safely: use clockctl flash")
+        raise SystemExit(f"clockctl: the {args.target} target has its firmware frozen into "
+                         "its MicroPython image, which the link cannot write: build the image "
+                         "again and use clockctl flash (docs/targets.md)")
     source = Path(args.firmware_dir) if args.firmware_dir else image.FIRMWARE
     try:
         files = image.firmware_tree(args.target, source)
@@ -772,7 +803,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "then let the firmware check and adopt it")
     sp.add_argument("image", help="word list image (wordpack output)")
     sp.add_argument("--force", action="store_true",
-                    help="even while a game is in progress (the clock restarts and recovers it)")
+                    help="even while a game is in progress: the clock restarts, recovers the "
+                    "game and goes on with it, judging its next challenges by the new list")
     sp.add_argument("--flash-baud", type=int, default=921600,
                     help="esptool's rate (default %(default)s)")
     sp.add_argument("--reconnect", type=float, default=30.0, metavar="SECONDS",
@@ -817,7 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("flash", help="provision new clocks: MicroPython + firmware + filesystem")
     sp.add_argument("--firmware", required=True,
                     help="MicroPython .bin: ESP32_GENERIC_S3 (v1.26+) for the s3 target, "
-                         "a ROMFS build for wroom")
+                         "the TILECLOCK_WROOM image (firmware frozen in it) for wroom")
     sp.add_argument("--lexicon", help="word list image to put on the device")
     sp.add_argument("--config", help="config.json to put on the device")
     target_opts(sp)

@@ -7,8 +7,8 @@ repository's `drivers/display/ssd1306.py` in 2020 (commit 8680a74595, "Change th
 SET_COM_PIN_CFG setting"; the file is that one with CRLF line ends).  micropython-lib's
 `ssd1306` package, which a manifest's `require("ssd1306")` would pull, is a later version
 of the same driver (it adds `rotate()` and the SSD1306's IREF setting); it is not on PyPI,
-which is the only registry the builds may use.  So the tests, the filesystem and ROMFS
-images and the freeze manifest (firmware/manifest.py) all take this one file.
+which is the only registry the builds may use.  So the tests, the filesystem images and
+the freeze manifest (firmware/manifest.py) all take this one file.
 
 `driver_path(name)` returns the path of the driver module.  The first call downloads
 the pinned source distribution through the configured package index (PEP 503/691

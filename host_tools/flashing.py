@@ -2,10 +2,12 @@
 written with esptool at the offsets the firmware's own partition table gives.
 
 `plan(target, firmware, flash_size, ...)` decides every byte: the firmware .bin at the
-chip's bootloader offset, for the lean target the firmware's ROMFS image in the `romfs`
-partition, and the LittleFS filesystem (host_tools/image.py) in the filesystem
-partition, which from MicroPython v1.26 is the flash after the last partition
-(partitions.filesystem).  `clockctl image` writes a plan's images to files, `clockctl
+chip's bootloader offset (for the lean target the TILECLOCK_WROOM image, with the
+firmware frozen in it), its partition table extended by the word list's two raw
+partitions `lexa` and `lexb` (partitions.with_lexicon_slots), the word list in `lexa`,
+and the LittleFS filesystem (host_tools/image.py) in the filesystem partition, which from
+MicroPython v1.26 is the flash after the last partition (partitions.filesystem).
+`clockctl image` writes a plan's images to files, `clockctl
 flash` writes the same bytes to each chip: one function builds both.
 
 Before anything is written, the firmware is read (host_tools/appimage.py: chip, app
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from host_tools import appimage, image, partitions, romfs
+from host_tools import appimage, image, partitions
 from host_tools import targets as targets_mod
 
 MIN_MICROPYTHON = targets_mod.MIN_MICROPYTHON
@@ -50,6 +52,7 @@ class Plan:
     flash_size: int
     vfs: partitions.Partition
     writes: list[Write] = field(default_factory=list)
+    table: list[partitions.Partition] = field(default_factory=list)
 
     def image(self, label: str) -> bytes:
         for w in self.writes:
@@ -84,16 +87,28 @@ def check_firmware(fw: appimage.Firmware, target: str) -> dict:
         raise _refuse("this image is for the %s, --target %s is an %s" % (
             chip_name(fw.chip), target, chip_name(entry["chip"])))
     variant = entry["images"].get(fw.board)
+    if variant is None and fw.board == entry.get("stock_board"):
+        raise _refuse("this is the stock %s image, without the firmware: --target %s needs "
+                      "the %s image, which has the firmware frozen in it (build it as "
+                      "docs/targets.md shows)" % (fw.board, target, entry["board"]))
     if variant is None:
         raise _refuse("image for the board %r, which --target %s does not support"
                       % (fw.board, target))
-    if entry["code"] == "romfs":
-        rom = fw.partition(entry["romfs_label"])
-        if rom is None:
-            raise _refuse("this %s image has no %r partition: it is a stock image, built "
-                          "without ROMFS, and the firmware would not fit its heap (build the "
-                          "ROMFS image as docs/targets.md shows)" % (fw.board, entry["romfs_label"]))
     return variant
+
+
+def check_frozen(firmware: bytes, target: str, firmware_dir: Path | None = None) -> None:
+    """On a target whose image has the firmware frozen in it, refuse an image that lacks
+    a module of the firmware at hand (built from an older one): the image names each
+    frozen module by its path (frozen_content.c, mp_frozen_names)."""
+    if targets_mod.target(target)["code"] != "frozen":
+        return
+    missing = [name for name in image.frozen_names(target, firmware_dir)
+               if b"\0" + name.encode() + b"\0" not in firmware]
+    if missing:
+        raise FlashError("this image's frozen firmware lacks %d module(s) of the firmware "
+                         "here (%s): build the image again from it (docs/targets.md)"
+                         % (len(missing), ", ".join(missing[:5])))
 
 
 def check_device(device: dict, target: str, variant: dict) -> None:
@@ -124,21 +139,37 @@ def plan(target: str, firmware: bytes, flash_size: int | None = None,
     entry = targets_mod.target(target)
     fw = read_firmware(firmware)
     variant = check_firmware(fw, target)
+    check_frozen(firmware, target, firmware_dir)
     flash_size = flash_size or entry["flash_size"]
     try:
-        vfs = partitions.filesystem(fw.table, flash_size)
+        # the word list's two partitions after the firmware's own (docs/host-tools.md,
+        # "flash-lexicon"); the filesystem is the flash after them
+        table = partitions.with_lexicon_slots(fw.table, entry["lexicon_slot"])
+        vfs = partitions.filesystem(table, flash_size)
     except partitions.PartitionError as e:
         raise FlashError(str(e)) from None
-    p = Plan(target, fw, variant, flash_size, vfs, [Write(fw.base, "firmware", firmware)])
+    if vfs.size < targets_mod.MIN_FILESYSTEM:
+        raise FlashError("the filesystem after the word list partitions would be %d KB, "
+                         "at least %d KB are needed: the firmware's partitions leave too "
+                         "little of the %d MB flash" % (vfs.size // 1024,
+                                                        targets_mod.MIN_FILESYSTEM // 1024,
+                                                        flash_size // MIB))
+    if table != fw.table:
+        firmware = partitions.patch_firmware(firmware, table, fw.base)
+    p = Plan(target, fw, variant, flash_size, vfs, [Write(fw.base, "firmware", firmware)],
+             table)
     try:
-        if entry["code"] == "romfs":
-            part = fw.partition(entry["romfs_label"])
-            rom = romfs.firmware_romfs(target, firmware_dir)
-            if len(rom) > part.size:
-                raise FlashError("the firmware's ROMFS image (%d bytes) does not fit the %s "
-                                 "partition (%d bytes)" % (len(rom), part.label, part.size))
-            p.writes.append(Write(part.offset, part.label, rom))
-        fs = image.build_image(vfs.size, target, lexicon, config, firmware_dir)
+        slot = None
+        if lexicon is not None:
+            # the list goes into the first word list partition, the filesystem names it
+            image.check_lexicon(lexicon)
+            slot = partitions.lexicon_slots(table)[0]
+            if len(lexicon) > slot.size:
+                raise FlashError("the word list (%d bytes) does not fit the %s partition "
+                                 "(%d bytes)" % (len(lexicon), slot.label, slot.size))
+            p.writes.append(Write(slot.offset, slot.label, lexicon))
+        fs = image.build_image(vfs.size, target, None, config, firmware_dir,
+                               list_slot=slot.label if slot else None)
     except image.ImageBuildError as e:
         raise FlashError(str(e)) from None
     p.writes.append(Write(vfs.offset, vfs.label, fs))

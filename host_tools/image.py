@@ -7,13 +7,16 @@ files, the same for every way it reaches a clock:
   slot `fw/a/` (or `fw/b/`) that `fw/slot` names; boot.py puts the slot first on
   `sys.path`.  `clockctl push-firmware` writes the other slot and switches `fw/slot`
   with one rename (docs/targets.md, Updating the firmware);
-- the lean target ("wroom", ROMFS build): in a ROMFS image for the `romfs` partition
-  (host_tools/romfs.py), run in place from flash; the filesystem holds no code.
+- the lean target ("wroom", the TILECLOCK_WROOM image): frozen into the MicroPython
+  image itself (boards/TILECLOCK_WROOM/manifest.py, firmware/manifest.py), boot.py and
+  main.py too; the filesystem holds no code, only config.json, the word list (or the
+  name of its partition) and logs/.  `frozen_names(target)` are the module paths such
+  an image must carry.
 
-Either way the filesystem holds boot.py and main.py (source: MicroPython starts them by
-name), config.json, the word list lexicon.dawg and logs/.  The target's pin map
-(`hwconfig_wroom.py` for the WROOM) becomes `hwconfig`; the other boards' pin maps and
-the freeze manifests stay on the host.  The published drivers go to `lib/`.
+On the reference board the filesystem also holds boot.py and main.py (source:
+MicroPython starts them by name).  The target's pin map (`hwconfig_wroom.py` for the
+WROOM) becomes `hwconfig`; the other boards' pin maps and the freeze manifests stay on
+the host.  The published drivers go to `lib/`.
 
 LittleFS block size 4096 (the flash sector); an image is exactly the size of its
 partition, as MicroPython mounts it with the partition's block count.
@@ -27,9 +30,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from host_tools import resources
 from host_tools import targets as targets_mod
 
-HERE = Path(__file__).resolve().parent
 BLOCK_SIZE = 4096
 SOURCE_ONLY = ("main.py", "boot.py")
 DRIVERS = ("ssd1306",)
@@ -37,13 +40,14 @@ DRIVERS = ("ssd1306",)
 FW_DIR = "fw"
 SLOT_FILE = FW_DIR + "/slot"
 SLOTS = ("a", "b")
+# Names the raw partition (lexa, lexb) that holds the word list in use
+# (firmware/lexicon/slots.py); without it the list is the file lexicon.dawg.
+LIST_SLOT_FILE = "lexicon.slot"
 
 
 def firmware_source() -> Path:
-    """The firmware folder: package data of an installed clockctl (pip install .), else
-    the repository's firmware/."""
-    packaged = HERE / "firmware"
-    return packaged if (packaged / "main.py").is_file() else HERE.parent / "firmware"
+    """The firmware folder: package data of the host tools (host_tools/resources.py)."""
+    return resources.firmware_dir()
 
 
 FIRMWARE = firmware_source()
@@ -114,7 +118,7 @@ def firmware_tree(target: str = targets_mod.DEFAULT_TARGET, firmware_dir: Path |
                   drivers=DRIVERS, prefix: str = "") -> dict[str, bytes]:
     """Path -> .mpy for the firmware of `target` and the published drivers (in lib/).
     Each module is compiled with `prefix` + its path as its name, the string a
-    traceback shows (and on a ROMFS the module's __file__: one qstr for both)."""
+    traceback shows."""
     from host_tools.drivers import driver_path
 
     files = {}
@@ -125,6 +129,19 @@ def firmware_tree(target: str = targets_mod.DEFAULT_TARGET, firmware_dir: Path |
         rel = "lib/" + name + ".mpy"
         files[rel] = compile_mpy(driver_path(name), prefix + rel)
     return files
+
+
+def frozen_names(target: str = "wroom", firmware_dir: Path | None = None,
+                 drivers=DRIVERS) -> list[str]:
+    """The paths of the modules firmware/manifest.py freezes for `target` (as its image
+    names them: "clock/engine.py", "hwconfig.py", "main.py", "ssd1306.py"): every module
+    of firmware/, boot.py and main.py too, with the target's pin map as hwconfig, and
+    the drivers."""
+    firmware_dir = Path(firmware_dir or FIRMWARE)
+    names = set(firmware_sources(target, firmware_dir))
+    names.update(name for name in SOURCE_ONLY if (firmware_dir / name).is_file())
+    names.update(name + ".py" for name in drivers)
+    return sorted(names)
 
 
 def source_files(firmware_dir: Path | None = None) -> dict[str, bytes]:
@@ -141,27 +158,34 @@ def check_lexicon(lexicon: bytes) -> None:
         raise ImageBuildError("the word list holds no words: pack a list that keeps some")
 
 
-def data_files(lexicon: bytes | None = None, config: dict | None = None) -> dict[str, bytes]:
+def data_files(lexicon: bytes | None = None, config: dict | None = None,
+               list_slot: str | None = None) -> dict[str, bytes]:
+    """config.json, and the word list: as the file lexicon.dawg, or (list_slot) the
+    selector naming the raw partition that holds it (firmware/lexicon/slots.py)."""
     files = {}
     if config is not None:
         files["config.json"] = json.dumps(config).encode()
     if lexicon is not None:
         check_lexicon(lexicon)
         files["lexicon.dawg"] = lexicon
+    if list_slot is not None:
+        files[LIST_SLOT_FILE] = list_slot.encode()
     return files
 
 
 def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | None = None,
                      config: dict | None = None, firmware_dir: Path | None = None,
-                     drivers=DRIVERS) -> dict[str, bytes]:
-    """Every file of the LittleFS filesystem of a new clock of `target`."""
-    files = source_files(firmware_dir)
-    if targets_mod.target(target)["code"] == "littlefs":
+                     drivers=DRIVERS, list_slot: str | None = None) -> dict[str, bytes]:
+    """Every file of the LittleFS filesystem of a new clock of `target`: on a target
+    whose image has the firmware frozen in it, no code."""
+    code = targets_mod.target(target)["code"]
+    files = source_files(firmware_dir) if code != "frozen" else {}
+    if code == "littlefs":
         slot = SLOTS[0]
         for rel, data in firmware_tree(target, firmware_dir, drivers).items():
             files["%s/%s/%s" % (FW_DIR, slot, rel)] = data
         files[SLOT_FILE] = slot.encode()
-    files.update(data_files(lexicon, config))
+    files.update(data_files(lexicon, config, list_slot))
     return files
 
 
@@ -194,10 +218,11 @@ def build_filesystem(files: dict[str, bytes], size: int, block_size: int = BLOCK
 
 def build_image(size: int, target: str = targets_mod.DEFAULT_TARGET,
                 lexicon: bytes | None = None, config: dict | None = None,
-                firmware_dir: Path | None = None, drivers=DRIVERS) -> bytes:
+                firmware_dir: Path | None = None, drivers=DRIVERS,
+                list_slot: str | None = None) -> bytes:
     """The LittleFS image of a new clock of `target`, `size` bytes."""
-    return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers),
-                            size)
+    return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers,
+                                             list_slot), size)
 
 
 def list_image(data: bytes, block_size: int = BLOCK_SIZE) -> dict[str, bytes]:

@@ -6,31 +6,14 @@ import json
 import struct
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Callable
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-
-
-def _firmware_module(relative: str):
-    """A pure firmware module (no machine, no MicroPython-only names), loaded by path:
-    the firmware folder is the device's filesystem root, not a host package."""
-    import importlib.util
-    import sys
-
-    name = "tileclock_fw_" + relative[:-3].replace("/", "_")
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, FIRMWARE / relative)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
+from host_tools import resources
 
 # The framing is the firmware's own module (firmware/link/frame.py, pure Python that
-# runs under CPython as well): one implementation on both ends of the wire.
-_frame = _firmware_module("link/frame.py")
+# runs under CPython as well): one implementation on both ends of the wire, found where
+# the host tools carry the firmware (host_tools/resources.py).
+_frame = resources.firmware_module("link/frame.py")
 VERSION = _frame.VERSION
 FLAG = _frame.FLAG
 ESC = _frame.ESC
@@ -51,11 +34,12 @@ CONFIG_SET = 0x03
 LOG_READ = 0x04
 BAUD = 0x05
 RESET = 0x06
-FS_READ = 0x07
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
 LEX_ABORT = 0x13
+LEX_SLOT = 0x14
+LEX_ADOPT = 0x15
 REPLY = 0x80
 ERROR = 0x7F
 
@@ -317,17 +301,17 @@ class Link:
                 self.request(INFO)          # back where we started (raises if not)
         return old
 
-    def fs_layout(self) -> dict:
-        """The flash filesystem's partition: label, offset, size, block_size."""
-        return self.request_json(FS_READ, {})
+    def lexicon_slot(self) -> dict:
+        """The word list partition esptool may write (the one not in use):
+        {"write": {"label", "offset", "size"}, "active": label or None}."""
+        return self.request_json(LEX_SLOT, {})
 
-    def fs_read(self, block: int, offset: int, size: int) -> bytes:
-        """Raw bytes of the filesystem's partition (at most 1024)."""
-        _, reply = self.request(FS_READ, json.dumps({"block": block, "offset": offset,
-                                                     "size": size}).encode())
-        if len(reply) != 8 + size or struct.unpack_from("<II", reply) != (block, offset):
-            raise LinkError("E_PROTO", "filesystem piece for another place")
-        return reply[8:]
+    def adopt_lexicon(self, slot: str, image: bytes, force: bool = False,
+                      timeout: float = 120.0) -> dict:
+        """Have the device check the image esptool wrote into `slot` and switch to it."""
+        return self.request_json(LEX_ADOPT, {"slot": slot, "size": len(image),
+                                             "crc": crc32(image), "force": force},
+                                 timeout=timeout, retries=1)
 
     def abort_lexicon(self) -> None:
         self.request(LEX_ABORT)

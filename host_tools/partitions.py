@@ -23,6 +23,11 @@ MD5_MAGIC = b"\xeb\xeb"
 TYPE_APP, TYPE_DATA = 0x00, 0x01
 SUBTYPE_FAT, SUBTYPE_SPIFFS, SUBTYPE_LITTLEFS = 0x81, 0x82, 0x83
 SUBTYPE_ROMFS = 0x8F       # what ports/esp32/partitions-4MiB-romfs.csv gives its "romfs"
+SUBTYPE_UNDEFINED = 0x06   # ESP-IDF's data subtype for data of the application's own kind
+# The word list's two raw partitions (docs/host-tools.md, "flash-lexicon"): one holds the
+# list in use, esptool writes the other; the firmware switches after its check.
+LEXICON_SLOTS = ("lexa", "lexb")
+SECTOR = 0x1000            # the flash's erase unit: partitions start and end on one
 # Where the official MicroPython ESP32 .bin starts (bootloader offset on the ESP32).
 FIRMWARE_OFFSET = {"esp32": 0x1000, "esp32s2": 0x1000, "esp32s3": 0x0, "esp32c3": 0x0}
 # Flash size codes in byte 3 (high nibble) of an ESP32 image header.
@@ -122,6 +127,42 @@ def filesystem(parts: list[Partition], flash_size: int) -> Partition:
         raise PartitionError("no room for a filesystem: the partitions end at 0x%x, the "
                              "flash at 0x%x" % (end, flash_size))
     return Partition("vfs", TYPE_DATA, SUBTYPE_FAT, end, flash_size - end)
+
+
+def lexicon_slots(parts: list[Partition]) -> list[Partition]:
+    """The word list partitions of a table (none on a table of the older layout)."""
+    return [p for label in LEXICON_SLOTS for p in parts
+            if p.label == label and p.type == TYPE_DATA]
+
+
+def with_lexicon_slots(parts: list[Partition], slot_size: int) -> list[Partition]:
+    """The table with the word list partitions `lexa` and `lexb`, `slot_size` bytes each,
+    after its last partition (the filesystem then starts after them, partitions.filesystem).
+    A table that names both already is kept as it is."""
+    have = lexicon_slots(parts)
+    if len(have) == len(LEXICON_SLOTS):
+        return list(parts)
+    if have:
+        raise PartitionError("the partition table has %s but not %s" % (
+            have[0].label, " or ".join(l for l in LEXICON_SLOTS if l != have[0].label)))
+    if slot_size <= 0 or slot_size % SECTOR:
+        raise PartitionError("word list partitions of 0x%x bytes: not whole sectors" % slot_size)
+    if any(p.label in ("vfs", "ffat") for p in parts):
+        raise PartitionError("the partition table names its filesystem itself: there is no "
+                             "room after it for the word list partitions")
+    at = max(p.end for p in parts)
+    at += -at % SECTOR
+    out = list(parts)
+    for label in LEXICON_SLOTS:
+        out.append(Partition(label, TYPE_DATA, SUBTYPE_UNDEFINED, at, slot_size))
+        at += slot_size
+    return out
+
+
+def patch_firmware(firmware: bytes, parts: list[Partition], base: int) -> bytes:
+    """The firmware .bin (written at `base`) with `parts` as its partition table."""
+    start = TABLE_OFFSET - base
+    return firmware[:start] + build(parts) + firmware[start + TABLE_MAX:]
 
 
 def from_firmware(firmware: bytes, base: int = 0x1000) -> list[Partition]:

@@ -13,7 +13,11 @@ static qstrs in them, as in the chip's firmware (chip_names(), from the ESP32 st
 the fakes that stand for those modules then leave the heap's qstr pools to the firmware.
 
     interpreter(32) -> Path of build/micropython-32 (built once, then cached)
-    python -m tests.mpbuild [32|64 ...]   build now and print the paths
+    frozen_interpreter(32) -> Path of build/micropython-32-frozen: the same with the
+        firmware frozen into it as the lean target's image freezes it, and the test
+        harness (tests/unix_manifest.py); built again whenever either changes, from a
+        copy of the first build's objects, so that only the frozen modules are compiled
+    python -m tests.mpbuild [32|64|32-frozen ...]   build now and print the paths
 
 Standard library only: the test bootstrap calls it before pytest starts.
 """
@@ -144,7 +148,8 @@ def harness_names() -> list[str]:
     bits) is needed some 350 names earlier than on the chip.  Static here, they leave the
     pools to the firmware's own names, as on the chip.  A name the firmware also uses stays
     dynamic: the firmware's count is the chip's."""
-    firmware = _names_in(sorted((REPO / "firmware").rglob("*.py")))
+    firmware = _names_in(sorted(p for p in (REPO / "firmware").rglob("*.py")
+                                if p.name != "manifest.py"))      # the host's, not the chip's
     return sorted(_names_in(HARNESS) - firmware)
 
 
@@ -283,9 +288,90 @@ def interpreter(bits: int) -> Path:
     return out
 
 
+# The firmware frozen into the test interpreter: the manifest (the same firmware manifest,
+# with the same options, as boards/TILECLOCK_WROOM/manifest.py) and what it reads.
+UNIX_MANIFEST = REPO / "tests" / "unix_manifest.py"
+FIRMWARE = REPO / "firmware"
+
+
+def _frozen_inputs() -> list[Path]:
+    """Every file the frozen build reads besides MicroPython's own: the manifests, all of
+    firmware/ (the manifest freezes whatever it holds), the display driver and the test
+    harness (tests/unix_manifest.py freezes it too: it stands for the chip's C code)."""
+    from host_tools.drivers import driver_dir
+
+    files = [UNIX_MANIFEST, REPO / "boards" / "TILECLOCK_WROOM" / "manifest.py"]
+    files += sorted(p for p in FIRMWARE.rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts)
+    files += sorted(driver_dir().glob("*.py")) + list(HARNESS)
+    return files
+
+
+def _frozen_stamp(bits: int) -> str:
+    """The base interpreter's stamp and a hash of the frozen build's inputs."""
+    digest = hashlib.sha256(_stamp(bits).encode())
+    for path in _frozen_inputs():
+        digest.update(os.path.relpath(path, REPO).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def frozen_binary(bits: int) -> Path:
+    return BUILD / ("micropython-%d-frozen" % bits)
+
+
+def frozen_interpreter(bits: int = 32) -> Path:
+    """The unix port for `bits` with the firmware frozen (tests/unix_manifest.py), built
+    when firmware/ or the manifests changed.
+
+    The first build's objects (interpreter(bits)) are copied with their times and built
+    again with FROZEN_MANIFEST: make then compiles only frozen_content.c (the frozen
+    modules, their constants and their names in a qstr pool of their own) and links.
+    The copy stays for the next firmware change; it is made again only when the base
+    interpreter is."""
+    interpreter(bits)
+    out = frozen_binary(bits)
+    stamp_file = out.with_name(out.name + ".stamp")
+    stamp = _frozen_stamp(bits)
+    if out.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+        return out
+    with open(BUILD / ".mpbuild.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if out.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+            return out
+        src = _source_copy()
+        unix = src / "ports" / "unix"
+        base_build = unix / ("build-%d" % bits)
+        frozen_build = unix / ("build-%d-frozen" % bits)
+        base_marker = frozen_build / ".base-stamp"
+        base_stamp = _stamp(bits)
+        if not (base_marker.exists() and base_marker.read_text() == base_stamp):
+            shutil.rmtree(frozen_build, ignore_errors=True)
+            if base_build.is_dir():
+                shutil.copytree(base_build, frozen_build, symlinks=True)   # times kept
+            else:           # the binary was kept without its objects: make builds them all
+                frozen_build.mkdir(parents=True)
+            base_marker.write_text(base_stamp)
+        log = BUILD / ("mpbuild-%d-frozen.log" % bits)
+        log.write_text("")
+        _say("freezing the firmware into the %d-bit unix port" % bits)
+        flags = ["BUILD=" + frozen_build.name, "USER_C_MODULES=" + str(_generate()),
+                 "FROZEN_MANIFEST=" + str(UNIX_MANIFEST), *MAKE_FLAGS]
+        cflags = list(C_FLAGS)
+        if bits == 32:
+            cflags.append("-m32")
+            flags.append("LDFLAGS_EXTRA=-m32")
+        flags.append("CFLAGS_EXTRA=" + " ".join(cflags))
+        _make(["-C", str(unix), *flags], log)
+        shutil.copy2(frozen_build / "micropython", out)
+        stamp_file.write_text(stamp)
+    return out
+
+
 def main(argv: list[str]) -> int:
-    for bits in [int(a) for a in argv] or [32, 64]:
-        print(interpreter(bits))
+    for arg in argv or ["32", "64"]:
+        bits, _, frozen = arg.partition("-")
+        print(frozen_interpreter(int(bits)) if frozen else interpreter(int(bits)))
     return 0
 
 

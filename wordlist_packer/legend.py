@@ -13,7 +13,6 @@ hardware/ (KEYPAD below).  Standard library only.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,22 +23,17 @@ HERE = Path(__file__).resolve().parent
 
 
 def firmware_dir() -> Path:
-    """The firmware folder: beside the packer in a clone, host_tools/firmware once
-    installed (pip install .)."""
-    for candidate in (HERE.parent / "firmware", HERE.parent / "host_tools" / "firmware"):
-        if (candidate / "terminal" / "keymap.py").is_file():
-            return candidate
-    raise FileNotFoundError("the firmware's terminal/keymap.py is not installed beside wordpack")
+    """The firmware folder the host tools carry (host_tools/resources.py): the
+    repository's firmware/ in a clone, host_tools/firmware once installed."""
+    from host_tools import resources
+
+    return resources.firmware_dir()
 
 
 def _firmware_module(relative: str):
-    name = "tileclock_fw_" + relative[:-3].replace("/", "_")
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, firmware_dir() / relative)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    from host_tools import resources
+
+    return resources.firmware_module(relative)
 
 
 DIGITS = "1234567890"

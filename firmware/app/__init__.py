@@ -35,11 +35,19 @@ def cache_bytes():
 
 
 def open_lexicon():
-    """(reader, None) or (None, "missing" | "damaged")."""
-    from lexicon import LexiconError, open_file
+    """(reader, None) or (None, "missing" | "damaged"): the list in the word list
+    partition lexicon/slots.py names, else the file lexicon.dawg."""
+    from lexicon import LexiconError, open_file, open_partition
+    from lexicon.slots import partition, selected
 
     try:
-        return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
+        label = selected()
+        if label is None:
+            return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
+        part = partition(label)
+        if part is None:
+            return None, "missing"
+        return open_partition(part, cache_bytes=cache_bytes(), record=VERIFIED), None
     except LexiconError as e:
         return None, e.kind
 
@@ -49,11 +57,14 @@ def flow_factory(config):
         from terminal.flow import ChallengeFlow
         from terminal.log import ChallengeLog
 
+        import esp32
         from hal_rtc import now_text
+        from store.state import NAMESPACE
 
         lex, problem = open_lexicon()
+        # the referee's PIN lock is kept in the game state's NVS namespace (key "pin")
         return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
-                             wall=now_text)
+                             wall=now_text, nvs=esp32.NVS(NAMESPACE))
     return make
 
 
@@ -100,6 +111,7 @@ class LinkOnDemand:
     def __init__(self, dev):
         self._dev = dev
         self._handler = None
+        self.link = None          # given on to the handler (link/server.py, INFO "dropped")
 
     def _get(self):
         if self._handler is None:
@@ -107,6 +119,7 @@ class LinkOnDemand:
             from link.handler import LinkHandler
 
             self._handler = LinkHandler(Services(self._dev, open_lexicon))
+            self._handler.link = self.link
         return self._handler
 
     def handle(self, kind, payload):

@@ -20,10 +20,18 @@
 # and the game log lines not yet in logs/games.jsonl; the lines are appended to
 # the file right after, and start-up appends what a cut left in the record.
 # The game log's numbering (seq) goes on across games, resets and restarts.
+#
+# Storage faults (docs/runtime.md, Storage faults) never stop the clock: no exception
+# from a save or an append leaves here.  The lines waiting in the record are bounded by
+# the bytes the record has left for them (GameState.room): past that the oldest go, and
+# one "lost" line in their place counts them, written to the file once it takes lines
+# again.  A failing NVS ("not_saving") or a file that takes nothing ("log_full") shows
+# on the terminal's idle screen, in the link's INFO and as the "storage" cue.
 
 from i18n import tr
 from lazy import unload
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
+from store.gamelog import seq_of
 
 from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
@@ -45,8 +53,6 @@ _LOG_FLUSH_MS = const(10000)
 # records kept in RAM by the engine's game log; they reach logs/games.jsonl
 # after every event and at least every _LOG_FLUSH_MS, far fewer than this
 _LOG_CAPACITY = const(16)
-# game log lines the state record keeps while the file cannot take them
-_PENDING_MAX = const(8)
 _LOG_WAIT = const(4)        # game log lines that may wait for the end of a challenge
 # What setting up a game loads (the presets' table and checks, the settings' checks):
 # dropped again once the settings or a new preset are applied (lazy.py).
@@ -63,8 +69,8 @@ _SHIFT_MS = const(60000)
 _SHIFT_QUIET_MS = const(10000)
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
-CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "window",
-              "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
+CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "lent",
+              "window", "reset_confirm", "accepted", "withdrawn", "penalty", "move", "time_up")
 LAST = []            # [the Device started last] (the simulator and tests look at it)
 
 
@@ -104,6 +110,11 @@ class Device:
         self._pending = []           # game log lines not yet in the file
         self._log_at = 0
         self._log_held = False       # lines held back during a challenge (_log_waits)
+        self.storage = ""            # "", "log_full" or "not_saving" (_check_storage)
+        self.save_failures = 0       # saves that raised (a failing NVS), since start-up
+        self.lines_lost = 0          # game log lines dropped from the record, since start-up
+        self._nvs_failed = False     # the last save raised
+        self._file_failed = False    # the last append to the game log raised
         self._config_serial = -1
         self._preset_pending = False
         self.sleep_at = None         # ticks at which the device goes to deep sleep
@@ -180,6 +191,10 @@ class Device:
             self._update_status()
         self._leds()
         self._persist(now)
+        # stored ticks age no further than they are looked at (timebase.ticks_clamp): the
+        # last press or key (dimming), the last flush of the game log
+        self._awake_t = ticks_clamp(now, self._awake_t, _DIM_AFTER_MS)
+        self._log_at = ticks_clamp(now, self._log_at, _LOG_FLUSH_MS)
         if self.sleep_at is not None and ticks_diff(now, self.sleep_at) >= 0:
             from app.sleep import sleep
 
@@ -265,9 +280,13 @@ class Device:
         return engine.display(0).running or engine.display(1).running
 
     def _persist(self, now):
+        due = self.state.due(now)       # asked at every round: its tick stays young
+        # saved once a period while a clock runs, or a challenge window counts down with
+        # no clock running (the final play's, TSO 5.1b): a cut keeps its seconds
+        d = self.engine.display(0)
         if self._dirty:
             self.commit(now)
-        elif self._running() and self.state.due(now):
+        elif due and (self._running() or d.window_s > 0 and not d.paused):
             self.save(now)
         # lines held back go once the challenge is over; a failing flash is tried again
         # every _LOG_FLUSH_MS, not at every tick
@@ -297,30 +316,77 @@ class Device:
         return flow is not None and flow.active() and len(self._pending) < _LOG_WAIT
 
     def save(self, now):
-        self._take_log_lines()
-        pending = self._pending
-        lines = "\n".join(pending).encode() if pending else b""
+        """Save the state with the log lines waiting; whatever NVS does, nothing raises."""
         flow = self.flow
-        terminal = flow.saved_bytes() if flow is not None else b""
-        # the engine's state up to a press still being debounced, not past it: a save
-        # must not close a window the press is about to challenge (Buttons.unsettled_since)
-        at = self.board.buttons.unsettled_since(now)
         try:
+            self._take_log_lines()
+            terminal = flow.saved_bytes() if flow is not None else b""
+            lines = self._lines()
+            room = self.state.room(self.engine.snapshot_size(), len(terminal))
+            if len(lines) > room:
+                from app.lost import fit
+
+                self.lines_lost += fit(self._pending, room, self._stamp())
+                unload(("app.lost",))
+                lines = self._lines()
+            # the engine's state up to a press still being debounced, not past it: a save
+            # must not close a window the press is about to challenge
+            # (Buttons.unsettled_since)
+            at = self.board.buttons.unsettled_since(now)
             if self.state.save(self.engine, now, terminal, lines, at):
                 self.saves += 1
-        except OSError:
-            pass                 # a failing NVS must not stop the clock
+            self._nvs_failed = False
+        except Exception:        # a failing NVS (OSError), no memory: the clock goes on
+            self._nvs_failed = True
+            self.save_failures += 1
+        self._check_storage(now)
+
+    def _lines(self):
+        pending = self._pending
+        return "\n".join(pending).encode() if pending else b""
 
     def flush_log(self, now):
         self._log_at = now
-        self._take_log_lines()
-        if not self._pending:
-            return
         try:
+            self._take_log_lines()
+            if not self._pending:
+                return
+            if self._file_failed:
+                self._drop_written()
             self.gamelog.append(self._pending)
-        except OSError:
-            return          # a full or failing flash must not stop the clock
+        except Exception:        # a full or failing flash must not stop the clock
+            self._file_failed = True
+            self._check_storage(now)
+            return
+        self._file_failed = False
+        if self.flow is not None:
+            self.flow.log_failed = False     # the file takes records again
         del self._pending[:]
+        self._check_storage(now)
+
+    def _drop_written(self):
+        # After a failed append part of the lines may be in the file: not twice.
+        last = self.gamelog.last_seq()
+        pending = self._pending
+        while pending and seq_of(pending[0]) <= last:
+            pending.pop(0)
+
+    def _check_storage(self, now):
+        # What the terminal, the link and the cue say of the storage; the cue sounds when
+        # a fault appears or gets worse.
+        flow = self.flow
+        if self._nvs_failed:
+            kind = "not_saving"
+        elif self._file_failed or (flow is not None and flow.log_failed):
+            kind = "log_full"
+        else:
+            kind = ""
+        if kind != self.storage:
+            worse = kind == "not_saving" or not self.storage
+            self.storage = kind
+            self._update_status()
+            if kind and worse:
+                self.board.buzzer.play("storage", now)
 
     def _take_log_lines(self):
         # New records into _pending, in order: after a reset first the rest of the
@@ -339,8 +405,6 @@ class Device:
             for line in source.lines_since(self._log_seq):
                 pending.append(line[:-1] + stamp)
             self._log_seq = last[0]
-        if len(pending) > _PENDING_MAX:
-            del pending[:len(pending) - _PENDING_MAX]
 
     def _stamp(self):
         # what a game log line gets at its end: the wall-clock time the host set (null
@@ -382,7 +446,7 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
-        self._update_status()
+        self._update_status()        # (the idle screen's hint of a default PIN, too)
         unload(SETUP_MODULES)
 
     def _apply_preset(self, now):
@@ -509,8 +573,14 @@ class Device:
         self.shift = (self.shift + 1) & 3
 
     def _update_status(self):
-        """The idle screen's battery and note (terminal.flow.set_status)."""
-        if self.recovered and self.recovery_note:
+        """The idle screen's battery and note (terminal.flow.set_status); a storage
+        fault first, and its mark beside the battery (seen when the note's row is taken
+        by the keys of a play that can be challenged)."""
+        mark = ""
+        if self.storage:
+            note = self.label(self.storage)
+            mark = self.label("mark_" + self.storage)
+        elif self.recovered and self.recovery_note:
             note = self.label(self.recovery_note)
         elif self.recovery_note == "not_recovered":
             note = self.label("not_recovered")
@@ -522,7 +592,7 @@ class Device:
             note = ""
         self.status = note
         if self.flow is not None:
-            self.flow.set_status(self._battery_text(), note)
+            self.flow.set_status(self._battery_text(), note, mark)
 
     def _battery_text(self):
         battery = self.board.battery

@@ -8,7 +8,7 @@
 RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.config",
             "ssd1306", "render.player", "render.terminal", "clock.snapshot", "store.state",
             "store.gamelog", "hal_buttons", "hal_keypad", "hal_display", "hal_buzzer",
-            "hal_battery", "app.board", "terminal.log", "i18n")
+            "hal_battery", "app.board", "terminal.log", "terminal.pinlock", "i18n")
 
 
 # The modules a challenge loads and drops again (terminal/flow.py, MODE_MODULES).

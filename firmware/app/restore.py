@@ -7,14 +7,12 @@
 # just before) go to the file with the first save; the log's numbering goes on
 # after the highest seq in the file or in the record, so it never repeats.
 
-from micropython import const
 from clock import gamelog as gl
 from clock.engine import PHASE_SETUP, Engine, new_engine
-from store.files import size
+from store.gamelog import seq_of
 
 # what the recovery note says about the restart
 CAUSE_NOTES = {"watchdog": "recovered_wdt", "sleep": "recovered_sleep"}
-_TAIL = const(512)  # bytes read back from the end of a log file to find its last record
 
 
 def restore(dev, now, capacity):
@@ -27,7 +25,7 @@ def restore(dev, now, capacity):
         parts = None
         dev.recovery_note = "not_recovered"
     try:
-        file_seq = last_seq(dev.gamelog)
+        file_seq = dev.gamelog.last_seq()
     except OSError:
         file_seq = -1
     if parts:
@@ -77,37 +75,3 @@ def _any_time_used(engine):
             return True
     return False
 
-
-def seq_of(line):
-    """The seq of a game log line (clock.gamelog.GameLog.to_json starts it with
-    '{"seq": N, '); -1 if the line is not one (a line torn by a power cut)."""
-    if not line.startswith('{"seq": '):
-        return -1
-    end = line.find(",", 8)
-    try:
-        return int(line[8:end]) if end > 8 else -1
-    except ValueError:
-        return -1
-
-
-def last_seq(logfile):
-    """The highest seq of the complete records at the end of a store.gamelog.LogFile
-    (the current file, else the rotated one); -1 if there is none."""
-    for path in (logfile.path, logfile.rotated):
-        n = size(path)
-        if n <= 0:
-            continue
-        with open(path, "rb") as f:
-            f.seek(max(0, n - _TAIL))
-            tail = f.read()
-        best = -1
-        for raw in tail.split(b"\n"):
-            try:
-                seq = seq_of(str(raw, "utf-8"))
-            except UnicodeError:
-                continue
-            if seq > best and raw.endswith(b"}"):
-                best = seq
-        if best >= 0:
-            return best
-    return -1

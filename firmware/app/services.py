@@ -30,6 +30,9 @@ class Services:
                 "battery_percent": battery.percent() if battery is not None else -1,
                 "battery": d.battery_level, "preset": e.preset["name"],
                 "next_preset": d.config.get("preset"), "recovered": d.recovered,
+                # a storage fault ("", "log_full", "not_saving") and what it cost so far
+                "storage": d.storage, "lines_lost": d.lines_lost,
+                "save_failures": d.save_failures,
                 # the game's clock as the device counts it: ms charged to each side
                 # up to `ticks` (what a host can check the accounting against)
                 "clock": {"ticks": now, "used_ms": [e.used_ms(0, now), e.used_ms(1, now)],

@@ -14,7 +14,7 @@ from micropython import const
 import asyncio
 
 from app.watchdog import Watchdog
-from timebase import ticks_add, ticks_diff
+from timebase import ticks_add, ticks_clamp, ticks_diff
 
 _TICK_MS = const(10)
 _KEYPAD_MS = const(10)
@@ -86,6 +86,7 @@ def display_step(dev):
             state[2] = now
         state[0] = events
         state[4] = mode
+        state[3] = ticks_clamp(now, state[3], _GC_GAP_MS)     # (the last collection ages no further)
         if state[1] and (at_once or ticks_diff(now, state[2]) >= _GC_WAIT_MS
                          or ticks_diff(now, state[3]) >= _GC_GAP_MS
                          and dev.quiet_ms(now, _GC_ROOM_MS) >= _GC_ROOM_MS):

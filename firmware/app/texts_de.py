@@ -27,4 +27,8 @@ game_saved Spiel gesichert
 charge_hint Laden, dann\\nPause drücken
 opponent GEGNER
 preset_next Dann: %s
+log_full Protokoll voll
+not_saving Keine Sicherung
+mark_log_full LOG!
+mark_not_saving SAVE
 """

@@ -27,4 +27,8 @@ game_saved Game saved
 charge_hint Charge, then\\npress pause
 opponent OPPONENT
 preset_next Next: %s
+log_full Log full
+not_saving Not saving
+mark_log_full LOG!
+mark_not_saving SAVE
 """

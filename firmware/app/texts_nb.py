@@ -27,4 +27,8 @@ game_saved Parti lagret
 charge_hint Lad opp, trykk\\nså pause
 opponent MOTSPILLER
 preset_next Neste: %s
+log_full Logg full
+not_saving Lagrer ikke
+mark_log_full LOG!
+mark_not_saving SAVE
 """

@@ -27,4 +27,8 @@ game_saved Gra zapisana
 charge_hint Naładuj, potem\\nnaciśnij pauzę
 opponent PRZECIWNIK
 preset_next Potem: %s
+log_full Dziennik pełny
+not_saving Nie zapisuje
+mark_log_full LOG!
+mark_not_saving SAVE
 """

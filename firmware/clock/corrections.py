@@ -13,7 +13,7 @@
 
 from timebase import ticks_add
 from clock import gamelog as gl
-from clock.engine import PHASE_OVER, PHASE_PLAY, _check_side
+from clock.engine import BOTH, PHASE_OVER, PHASE_PLAY, REASON_LATE, _check_side
 
 # what undo takes back, by the kind byte of the engine's undo slot
 UNDONE = ("", "end", "accept", "forfeit")
@@ -42,7 +42,11 @@ def undo(engine, t=None):
 
     used = [e._used_at(0, t), e._used_at(1, t)]
     log, cued, units, at = e.log, e._ot_cued, e._ot_units, e._gms(t)
+    late = UNDONE[slot[0]] == "forfeit" and e.forfeit_reason == REASON_LATE
+    last = e.forfeit_side
     decode_into(e, slot[1:], t)
+    if last == BOTH:
+        last = 1 - e.forfeit_side        # the one whose forfeit is taken back
     # the game goes on from now: its log, its time, what it has charged and cued
     e.log = log
     e._game_ref = t
@@ -52,6 +56,13 @@ def undo(engine, t=None):
     e._ot_units = units
     e._undo = b""
     log.add(gl.UNDO, at, UNDONE[slot[0]])
+    if late:
+        # A forfeit for lateness taken back: the player was there in time (2.4b i),
+        # only the arrival was keyed too late.  It is the arrival, with the lateness
+        # at the limit, and the game starts as any does, by the opponent's press.
+        if used[last] > e._late_cap:
+            e._used[last] = e._late_cap
+        e.arrive(t, last)
     return e._done(t)
 
 

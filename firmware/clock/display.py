@@ -21,6 +21,7 @@ class SideDisplay:
         self.running = False
         self.paused = False
         self.late = False
+        self.lent = False  # the clock runs for the side not on turn (the referee lent it)
         self.window_s = 0
         self.window_open = False
         self.hold = False

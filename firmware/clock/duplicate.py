@@ -66,7 +66,7 @@ class Duplicate(Engine):
         left = self._initial + self._credit[0] - self._used[0]
         return left if left > 0 else 0
 
-    def _forfeit(self, side, at, reason):
+    def _forfeit(self, side, at, reason, keep=True):
         # not a forfeit: the move's time is over (the engine's name for a clock's limit)
         self._close_turn(at)
         self._stop(0, at)

@@ -48,6 +48,8 @@ _UNDO_ACCEPT = const(2)
 _UNDO_FORFEIT = const(3)
 
 _MINUTE = const(60000)
+_STALE_MS = const(3600000)  # stored ticks are kept within this of the present (update)
+_LONGEST_MS = const(1000000000)  # 11.5 days: game and charged time stop there (update)
 
 
 def _check_side(side):
@@ -179,10 +181,6 @@ class Engine:
         if self._run & (1 << side):
             used += ticks_diff(t, self._since[side])
         return used
-
-    def _overtime_at(self, side, t):
-        over = self._used_at(side, t) - self._initial - self._credit[side]
-        return over if over > 0 else 0
 
     def penalty_for(self, overtime_ms):
         """Overtime penalty points for an overtime (5.2b)."""
@@ -316,8 +314,9 @@ class Engine:
         if self.phase == PHASE_ENDING:  # the final play is accepted (5.1b ii)
             self._end(at)
 
-    def _forfeit(self, side, at, reason):
-        self._keep_undo(_UNDO_FORFEIT, at)
+    def _forfeit(self, side, at, reason, keep=True):
+        if keep:
+            self._keep_undo(_UNDO_FORFEIT, at)
         self._close_turn(at)
         self._stop(side, at)
         self._last = at
@@ -381,6 +380,8 @@ class Engine:
     def press(self, t, side):
         _check_side(side)
         t = self._event(t)
+        if self.paused and self.late_clock(side):
+            return self.arrive(t, side)     # 2.4b i: the late player's own press, paused too
         if self.paused or self.challenging:
             return False
         run = self._run
@@ -431,12 +432,24 @@ class Engine:
         self.log.add(gl.LATE, self._gms(t), side)
         return self._done(t)
 
+    def late_clock(self, side):
+        """True while `side`'s late clock runs or a pause stopped it (TSO 2.4)."""
+        return (self.phase == PHASE_SETUP
+                and (self._run | (self._paused_run if self.paused else 0)) & (1 << side) != 0)
+
     def arrive(self, t, side):
+        """The late player arrived (2.4b i): the late clock stops, also from a pause."""
         _check_side(side)
         t = self._event(t)
-        if self.phase != PHASE_SETUP or self.paused or not self._run & (1 << side):
+        if not self.late_clock(side):
             return False
-        self._stop(side, t)
+        if self._run & (1 << side):
+            self._stop(side, t)
+        else:
+            self._late[side] = self._used[side]     # stopped by the pause
+            self._paused_run &= ~(1 << side)
+            if not self._paused_run:
+                self.paused = False     # nothing left to resume: the game starts by a press
         self.log.add(gl.ARRIVE, self._gms(t), side, self._late[side])
         if self.forfeit_side >= 0:
             self._end(t)  # the other was more than 15 minutes late: no game (2.4b ii)
@@ -593,7 +606,10 @@ class Engine:
                 penalty = self._chal_points
             elif kind == "lose_turn":
                 lost_turn = True
-            runs = player if lost_turn else challenger
+            # the clocks as before the challenge: the side on turn's runs (the
+            # challenger's, unless the referee took its turn away, 7.3.2.2)
+            on_turn = self.on_turn
+            runs = player if lost_turn else on_turn if on_turn >= 0 else challenger
             self._chal_pen[challenger] += penalty
         self.log.add(gl.CHALLENGE, self._chal_at, challenger, word_count, verdict, penalty)
         game_over = False
@@ -658,10 +674,15 @@ class Engine:
         if self.phase == PHASE_OVER:
             return False
         self._undo = b""  # what an undo would bring back predates this
+        over = self._used_at(side, t) - self._initial - self._credit[side] - delta_ms
+        forfeits = self._cap_forfeits and over > self._cap
+        if forfeits and not self.duplicate:
+            # undoing the forfeit takes the deduction back with it: the game as before
+            self._keep_undo(_UNDO_FORFEIT, t)
         self._credit[side] += delta_ms
         self.log.add(gl.ADJUST, self._gms(t), side, delta_ms)
-        if self._cap_forfeits and self._overtime_at(side, t) > self._cap:
-            self._forfeit(side, t, REASON_OVERTIME)
+        if forfeits:
+            self._forfeit(side, t, REASON_OVERTIME, False)
         return self._done(t)
 
     # -- reset (1.4.1a): two explicit steps --------------------------------
@@ -696,6 +717,25 @@ class Engine:
         if t is None:
             t = self.clock.ticks_ms()
         t = self._advance(t)
+        # The engine's stored ticks stay within _STALE_MS of t (ticks_diff turns at
+        # 2**29 ms, 6.2 days, and a clock may stay on longer): the last event's tick
+        # is only a floor for later ones; a stretch of a clock that has run that long
+        # is charged up to t (what is charged stays the same); the game's time base
+        # moves on.  Game time and charged time stop at _LONGEST_MS (11.5 days: small
+        # ints on the chip, and 32-bit ints in the snapshot).  Allocates nothing.
+        if ticks_diff(t, self._last) > _STALE_MS:
+            self._last = ticks_add(t, -_STALE_MS)
+        run = self._run
+        if run:
+            for side in (0, 1):
+                if run & (1 << side) and ticks_diff(t, self._since[side]) > _STALE_MS:
+                    self._charge(side, t)
+                    if self._used[side] > _LONGEST_MS:
+                        self._used[side] = _LONGEST_MS
+        if ticks_diff(t, self._game_ref) > _STALE_MS:
+            base = self._gms(t)
+            self._game_base = base if base < _LONGEST_MS else _LONGEST_MS
+            self._game_ref = t
         self._refresh(t)
         cues = self._cues
         self._cues = 0
@@ -740,9 +780,13 @@ class Engine:
         elif units < self._ot_units[side]:
             self._ot_units[side] = units
         running = (self._run >> side) & 1 == 1
-        in_setup = self.phase == PHASE_SETUP
         d.running = running
-        d.late = running and in_setup
+        d.late = self.late_clock(side)
+        # the clock lent to the side not on turn (3.1.1, 4.2c): shown on both panels
+        on_turn = self.on_turn
+        d.lent = (self.phase == PHASE_PLAY and on_turn >= 0
+                  and (self._run | (self._paused_run if self.paused else 0))
+                  & (1 << (1 - on_turn)) != 0)
         d.on_turn = self.on_turn == side
         d.paused = self.paused
         d.challenging = self.challenging

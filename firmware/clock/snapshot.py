@@ -4,7 +4,8 @@
 # being restored), the seq of the game log's next record (the numbering goes on
 # after a restart), then the referee's undo slot (empty, or a kind byte and a
 # snapshot of the state before the last end, accept or forfeit) and a CRC-32
-# over all of it, so that a torn or foreign blob is refused instead of
+# over all of it (version 4 adds the turns finished, which the challenge log
+# names; a version 3 blob, without them, still loads), so that a torn or foreign blob is refused instead of
 # restoring a wrong game.  Reading a blob back is in clock/snapshot_load.py
 # (needed at start-up and for an undo only).
 
@@ -14,7 +15,7 @@ from binascii import crc32
 
 from timebase import ticks_diff
 
-VERSION = 3
+VERSION = 4
 
 # The values of a preset's choice fields, in the order their indices are stored (here,
 # and in the rows of clock/presets.py).  Here rather than in clock.presets: a running
@@ -29,10 +30,11 @@ CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
 # paused_run, chal_run, on_turn, play_side, challenger, hold_side, forfeit_side,
 # forfeit_reason, notes, ot_cued,
 # used[2], credit[2], chal_pen[2], late[2], start_used[2], excused[2], turn_start[2],
-# ot_units[2], win_left, game_ms, chal_at, moves
+# ot_units[2], win_left, game_ms, chal_at, moves, then (version 4) the turns finished
 PRESET = "IHBIBIBHII"
 NAME_MAX = 48      # bytes: 16 characters of UTF-8
-BODY = "<B" + PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii" + "H"
+BODY_3 = "<B" + PRESET + "B48sI" + "BBBBBbbbbbBBB" + "i" * 14 + "HH" + "iii" + "H"
+BODY = BODY_3 + "H"
 CRC = "<I"
 BODY_SIZE = struct.calcsize(BODY)
 SIZE = BODY_SIZE + struct.calcsize(CRC)     # without an undo slot
@@ -86,7 +88,8 @@ def encode(engine, t, undo=True, buf=None, at=0):
         used[0], used[1], e._credit[0], e._credit[1], e._chal_pen[0], e._chal_pen[1],
         late[0], late[1], e._start_used[0], e._start_used[1],
         e._excused[0], e._excused[1], e._turn_start[0], e._turn_start[1],
-        e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at, e.moves)
+        e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at, e.moves,
+        e.log.turns if e.log.turns < 0xFFFF else 0xFFFF)
     n = BODY_SIZE
     slot = e._undo
     if undo and slot:

@@ -7,23 +7,42 @@ from binascii import crc32
 from timebase import ticks_add
 from clock import gamelog as gl
 from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, validate_preset
-from clock.snapshot import (SIZE, BODY_SIZE, VERSION, BODY, CRC, NAME_MAX, STATE, PAUSED,
-                            CHALLENGING, WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN, ACCEPTED)
+from clock.snapshot import (VERSION, BODY, BODY_3, CRC, NAME_MAX, STATE, PAUSED, CHALLENGING,
+                            WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN, ACCEPTED)
+
+
+# the body of each version that loads (an older one lacks the fields at the end)
+_BODIES = {VERSION: BODY, 3: BODY_3}
+
+
+def _sound_slot(undo):
+    # an undo slot: a kind byte and a snapshot without slot, of a version that loads
+    if len(undo) < 2 or undo[1] not in _BODIES:
+        return False
+    return len(undo) == 1 + struct.calcsize(_BODIES[undo[1]]) + 4
 
 
 def _checked(blob):
-    """(the unpacked body, the undo slot) of a sound blob, else ValueError."""
-    if not isinstance(blob, (bytes, bytearray)) or len(blob) < SIZE:
+    """(the unpacked body, the undo slot) of a sound blob, else ValueError.  The body
+    of an older version gets the newer fields' values for "not known" (turns: 0)."""
+    if not isinstance(blob, (bytes, bytearray)) or len(blob) < 5:
         raise ValueError("snapshot: wrong size")
     data = bytes(blob[:-4])
     if struct.unpack(CRC, blob[-4:])[0] != crc32(data) & 0xFFFFFFFF:
         raise ValueError("snapshot: checksum mismatch")
-    if data[0] != VERSION:
+    body = _BODIES.get(data[0])
+    if body is None:
         raise ValueError("snapshot: unknown version %d" % data[0])
-    undo = data[BODY_SIZE:]
-    if undo and len(undo) != SIZE + 1:
+    n = struct.calcsize(body)
+    if len(data) < n:
         raise ValueError("snapshot: wrong size")
-    return struct.unpack(BODY, data[:BODY_SIZE]), undo
+    undo = data[n:]
+    if undo and not _sound_slot(undo):
+        raise ValueError("snapshot: wrong size")
+    v = struct.unpack(body, data[:n])
+    if body is BODY_3:
+        v += (0,)
+    return v, undo
 
 
 def decode_preset(blob):
@@ -79,6 +98,7 @@ def decode_into(engine, blob, now):
     log_next = v[s - 1]
     if e.log.next_seq() != log_next:
         e.log = gl.GameLog(e.log.capacity, log_next)
+    e.log.turns = v[s + 33]        # the challenge log names the turn (0: not known)
     (e.phase, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side, e._challenger,
      e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes) = (
         phase, run, paused_run, chal_run, on_turn, play_side, challenger, hold_side,

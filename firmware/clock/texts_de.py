@@ -15,6 +15,7 @@ hold VORBEHALT
 forfeit SPIELVERLUST
 game_over SPIELENDE
 late VERSPÄTET
+lent UHR VERLIEHEN
 window ANFECHTPERIODE
 reset_confirm RESET? BESTÄTIGEN
 accepted AKZEPTIERT

@@ -15,6 +15,7 @@ hold HOLD
 forfeit FORFEIT
 game_over GAME OVER
 late LATE
+lent CLOCK LENT
 window CHALLENGE?
 reset_confirm RESET? CONFIRM
 accepted ACCEPTED

@@ -15,6 +15,7 @@ hold HOLD
 forfeit TAPT
 game_over SLUTT
 late FORSINKET
+lent KLOKKE UTLÅNT
 window UTFORDRE?
 reset_confirm NULLSTILL? BEKREFT
 accepted GODTATT

@@ -15,6 +15,7 @@ hold WSTRZYMANIE
 forfeit WALKOWER
 game_over KONIEC GRY
 late SPÓŹNIENIE
+lent ZEGAR POŻYCZONY
 window SPRAWDZIĆ?
 reset_confirm RESET? POTWIERDŹ
 accepted PRZYJĘTY

@@ -446,12 +446,16 @@ def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None):
     check when it is still this image's).  record: the path of the file that keeps
     that digest (the device's lexicon.ok): read for `verified`, written after a full
     check, removed when a lookup finds damage."""
-    if record is not None:
-        verified = read_record(record)
     try:
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
+    return _open(source, cache_bytes, verify, verified, record)
+
+
+def _open(source, cache_bytes, verify, verified, record):
+    if record is not None:
+        verified = read_record(record)
     try:
         lex = Lexicon(source, cache_bytes, verify, verified)
     except Exception as e:
@@ -467,8 +471,9 @@ def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None):
     return lex
 
 
-def open_partition(partition, cache_bytes=4096, verify=True, verified=None):
-    """The image at the start of a raw flash partition (esp32.Partition)."""
+def open_partition(partition, cache_bytes=4096, verify=True, verified=None, record=None):
+    """The image at the start of a raw flash partition (esp32.Partition); record as
+    for open_file."""
     from lexicon.partsource import PartitionSource
 
-    return Lexicon(PartitionSource(partition), cache_bytes, verify, verified)
+    return _open(PartitionSource(partition), cache_bytes, verify, verified, record)

@@ -187,7 +187,7 @@ def _begin(handler, payload):
     current = current_slot()
     if current is None:
         raise LinkError("E_LAYOUT", "this clock's firmware is not in a filesystem slot "
-                        "(ROMFS board: write it with clockctl flash)")
+                        "(frozen into its image: write a new image with clockctl flash)")
     slot = SLOTS[1] if current == SLOTS[0] else SLOTS[0]
     total = 0
     for item in files:

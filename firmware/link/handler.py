@@ -16,13 +16,16 @@
 # match the announced ones and its own header, every page checked, replaces
 # `lexicon.dawg`, by one rename; that full check is recorded in `lexicon.ok`, so
 # that the runtime opens the new list by its header alone.  Until then the old
-# list stays in use.
+# list stays in use.  A list in a word list partition (lexicon/slots.py, written by
+# esptool, adopted through link/lexslot.py) is in use while the selector names it;
+# a list installed here as lexicon.dawg takes over from it.
 
 from micropython import const
 import json
 import os
 import binascii
 
+from lexicon import slots
 from lexicon.reader import forget_record, write_record
 from link import imagecheck
 from link.frame import ERROR, error_payload  # noqa: F401 (the replies' error type, for callers)
@@ -32,11 +35,12 @@ CONFIG_GET = 0x02
 CONFIG_SET = 0x03
 LOG_READ = 0x04
 RESET = 0x06         # a fresh game between rounds (0x05 is BAUD, link/server.py)
-FS_READ = 0x07       # raw filesystem blocks, link/rawfs.py
 LEX_BEGIN = 0x10
 LEX_CHUNK = 0x11
 LEX_COMMIT = 0x12
 LEX_ABORT = 0x13
+LEX_SLOT = 0x14      # 0x14, 0x15: a list written by esptool into a partition, link/lexslot.py
+LEX_ADOPT = 0x15
 FW_BEGIN = 0x20      # 0x20-0x23: firmware update, link/fwupdate.py
 FW_ABORT = 0x23
 REPLY = 0x80
@@ -127,8 +131,10 @@ class LinkHandler:
         self._out = None          # lexicon.new, open for appending while chunks arrive
         self._lex_info = None     # cached header of lexicon.dawg
         self._last_commit = None  # (size, crc) of the last list swapped in
+        self.last_adopt = None    # (slot, size, crc) of the last list adopted from a partition
         self.requests = 0
         self.errors = 0
+        self.link = None          # the link's Sender (link/server.py): replies dropped
 
     # -- dispatch ---------------------------------------------------------------------
 
@@ -158,10 +164,10 @@ class LinkHandler:
             if kind == LEX_ABORT:
                 self.abort()
                 return self._reply(kind, _json({"ok": True}))
-            if kind == FS_READ:
-                from link import rawfs      # loaded only for clockctl flash-lexicon
+            if kind == LEX_SLOT or kind == LEX_ADOPT:
+                from link import lexslot    # loaded only for clockctl flash-lexicon
 
-                return rawfs.handle(self, kind, payload)
+                return lexslot.handle(self, kind, payload)
             if FW_BEGIN <= kind <= FW_ABORT:
                 from link import fwupdate   # loaded only for a firmware update
 
@@ -202,13 +208,25 @@ class LinkHandler:
     # -- info, config, logs -------------------------------------------------------------
 
     def lexicon_info(self):
+        """The header of the list in use (the file, or the partition the selector
+        names: "slot"), or None."""
+        label = slots.selected()
         if self._lex_info is None:
-            self._lex_info = imagecheck.info(LEXICON) or {}
+            if label is None:
+                self._lex_info = imagecheck.info(LEXICON) or {}
+            else:
+                part = slots.partition(label)
+                self._lex_info = (imagecheck.info_partition(part) if part else None) or {}
         i = self._lex_info
         if not i:
             return None
         return {"name": i["name"], "version": i["version"], "language": i["language"],
-                "crc": i["crc"], "size": i["size"], "words": i["words"]}
+                "crc": i["crc"], "size": i["size"], "words": i["words"], "slot": label}
+
+    def lexicon_changed_now(self):
+        """The list in use changed: forget its header, have the runtime open it again."""
+        self._lex_info = None
+        self.services.lexicon_changed()
 
     def info(self):
         d = dict(self.services.device_info())
@@ -219,6 +237,7 @@ class LinkHandler:
         d["chunk"] = self.chunk
         j = self._job
         d["transfer"] = None if j is None else {"have": j["have"], "size": j["size"]}
+        d["dropped"] = 0 if self.link is None else self.link.dropped
         return d
 
     def _set_time(self, payload):
@@ -467,6 +486,7 @@ class LinkHandler:
             write_record(VERIFIED, hdr["digest"])    # checked in full just now
         except OSError:
             pass
+        slots.select(None)          # the file is the list in use, not a partition's
         _remove(JOB)
         self._job = None
         self._lex_info = hdr

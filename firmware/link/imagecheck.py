@@ -1,5 +1,5 @@
-# Checks of a word list image file (docs/wordlist-format.md, sections 1, 2 and 5)
-# before the link installs it: the device's own reader parses the header (so the
+# Checks of a word list image, in a file or at the start of a raw flash partition
+# (docs/wordlist-format.md, sections 1, 2 and 5) before the link installs it: the device's own reader parses the header (so the
 # link accepts exactly what the reader will open: same header limit, same
 # tables), then the full check of the body runs one page at a time.
 
@@ -35,7 +35,16 @@ def _message(e):
 
 
 def _open(path):
-    source = FileSource(path)
+    return _open_source(FileSource(path))
+
+
+def _partition_source(part):
+    from lexicon.partsource import PartitionSource
+
+    return PartitionSource(part)
+
+
+def _open_source(source):
     try:
         return Lexicon(source, 0, verify=False)
     except LexiconError as e:
@@ -65,6 +74,15 @@ def info(path):
         lex.close()
 
 
+def info_partition(part):
+    """The header of the image at the start of partition `part`, or None."""
+    try:
+        lex = _open_source(_partition_source(part))
+    except (ImageError, OSError):
+        return None
+    return _header(lex, lex.body_offset + lex.body_len)
+
+
 def verify_steps(path, whole_crc=None, whole_size=None):
     """Check a whole image file; a generator that yields (done, total) pages as it
     goes, so that the caller can let other tasks run, and finally yields the header
@@ -74,7 +92,22 @@ def verify_steps(path, whole_crc=None, whole_size=None):
         raise ImageError("no image file")
     if whole_size is not None and size != whole_size:
         raise ImageError("received %d bytes, expected %d" % (size, whole_size))
-    lex = _open(path)
+    return _verify(_open(path), size, whole_crc)
+
+
+def verify_partition_steps(part, whole_crc, whole_size):
+    """verify_steps() of the image at the start of partition `part`, which must be
+    `whole_size` bytes long (by its header) with the CRC-32 `whole_crc`."""
+    lex = _open_source(_partition_source(part))
+    size = lex.body_offset + lex.body_len
+    if size != whole_size:
+        lex.close()
+        raise ImageError("the partition holds an image of %d bytes, expected %d"
+                         % (size, whole_size))
+    return _verify(lex, size, whole_crc)
+
+
+def _verify(lex, size, whole_crc):
     whole = [0]
     try:
         for item in lex.verify_steps(whole=whole):

@@ -11,6 +11,17 @@
 # Ctrl-C is plain data (micropython.kbd_intr(-1)); it is given back when the task
 # ends, so that a REPL after the firmware can be interrupted again.
 #
+# A host that stops reading (docs/link-protocol.md, 4.6): replies are written by Sender,
+# one at a time with the loop yielding between them.  On the WROOM's UART a write takes
+# the bytes' time on the wire and never waits for the host (the USB-UART bridge drops
+# what its host does not read).  On the S3's native USB a write waits while a host that
+# holds the port open does not read, up to 500 ms for room in TinyUSB's FIFO, then
+# returns what fitted (shared/tinyusb/mp_usbd_cdc.c, mp_usbd_cdc_tx_strn; the stream
+# calls it again for the rest, which waits once more: up to about 1 s in all).  A reply
+# that did not go out whole marks the host as not reading: the replies of the next
+# _RETRY_MS are dropped without a write, then one is tried again.  Each dropped reply is
+# counted (INFO "dropped"); the clock's loop is never held longer than one such write.
+#
 # Baud rate (the WROOM's UART0; on native USB the rate means nothing): BAUD asks the
 # device to switch.  The reply goes out at the old rate, then the port switches; if
 # no good frame arrives at the new rate within _PROBATION_MS, or none for IDLE_REVERT_MS
@@ -21,7 +32,7 @@ import asyncio
 
 from link import frame
 from link.frame import ERROR, error_payload
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 IDLE_MS = 10
 _READ_MAX = const(256)
@@ -32,6 +43,7 @@ BAUDS = (115200, 230400, 460800, 921600, 1500000, 2000000)
 _PROBATION_MS = const(2000)
 IDLE_REVERT_MS = 10000
 INTERRUPT_CHAR = 3
+_RETRY_MS = const(3000)
 
 
 def _kbd_intr(char):
@@ -369,15 +381,37 @@ class Server:
         return True
 
 
-def _writer(stream_out):
-    def write(data):
+class Sender:
+    """Writes the link's frames; drops them while the host does not read (see the top).
+
+    sender(data) -> True if the frame went out whole.  `dropped`: frames dropped so far
+    (a frame cut short by the wait counts too: the host skips it as damaged)."""
+
+    def __init__(self, stream, clock):
+        self.stream = stream
+        self.clock = clock
+        self.dropped = 0
+        self.stalled_at = None    # ticks of the last write the host did not take whole
+        self._flush = getattr(stream, "flush", None)
+
+    def __call__(self, data):
+        clock = self.clock
+        if self.stalled_at is not None:
+            if ticks_diff(clock.ticks_ms(), self.stalled_at) < _RETRY_MS:
+                self.dropped += 1
+                return False
         try:
-            stream_out.write(data)
-            if hasattr(stream_out, "flush"):
-                stream_out.flush()
-        except Exception:
-            pass  # nobody listening: the host will ask again
-    return write
+            n = self.stream.write(data)
+            if self._flush is not None:
+                self._flush()
+        except Exception:         # nobody listening: the host will ask again
+            n = 0
+        if n is None or n < len(data):    # None: nothing fitted (a non-blocking stream)
+            self.dropped += 1
+            self.stalled_at = clock.ticks_ms()
+            return False
+        self.stalled_at = None
+        return True
 
 
 async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_ms=IDLE_MS):
@@ -389,7 +423,9 @@ async def serve(stream_in, stream_out, handler, set_baud=None, clock=None, idle_
         from timebase import SystemClock
 
         clock = SystemClock()
-    server = Server(handler, _writer(stream_out), set_baud, clock)
+    sender = Sender(stream_out, clock)
+    handler.link = sender         # INFO's "dropped"
+    server = Server(handler, sender, set_baud, clock)
     read = _make_reader(stream_in, server.whole_frames)
     server.last_good = clock.ticks_ms()
     server.pause = idle_ms / 1000
@@ -419,6 +455,7 @@ async def _loop(read, server, clock):
         if not data:
             now = clock.ticks_ms()
             server.check_rate(now)
+            last_data = ticks_clamp(now, last_data, _BUSY_MS)   # days without a byte
             if ticks_diff(now, last_data) < _BUSY_MS:
                 await asyncio.sleep_ms(1) if hasattr(asyncio, "sleep_ms") else await asyncio.sleep(0.001)
             else:
@@ -430,8 +467,9 @@ async def _loop(read, server, clock):
         except Exception:
             server.decoder.reset()
             continue
+        await asyncio.sleep(0)        # after the error replies of damaged frames
         for seq, kind, payload in work:
             job = server.start(seq, kind, payload)
             while job is not None and not server.step(job):
                 await asyncio.sleep(0)
-        await asyncio.sleep(0)
+            await asyncio.sleep(0)    # one reply at a time: the clock's tasks between them

@@ -1,6 +1,6 @@
 # A player's panel: the remaining time (or overtime) in large digits, the state on
-# the top line (turn, pause, challenge, hold, forfeit, game over, recovered) with the
-# challenge window's seconds, and on the bottom line this player's penalty points and
+# the top line (turn, pause, challenge, a clock the referee lent, hold, forfeit, game
+# over, recovered) with the challenge window's seconds, and on the bottom line this player's penalty points and
 # the opponent's time (a minus: the opponent is in overtime).  In a duplicate game
 # both panels show the move's countdown, the top line the move's number (MOVE 3) or
 # TIME UP; after the window the top line says the play stands (ACCEPTED).
@@ -63,7 +63,9 @@ def _flags(d):
         f |= 512
     if d.accepted:
         f |= 1024
-    return f | d.move << 11
+    if d.lent:
+        f |= 2048
+    return f | d.move << 12
 
 
 class PlayerView:
@@ -175,6 +177,8 @@ def state_key(d, extra):
         return "move" if d.running or d.remaining_ms else "time_up"
     if d.late:
         return "late"
+    if d.lent:
+        return "lent"           # the referee lent the clock (3.1.1, 4.2c): both panels say so
     if d.hold:
         return "hold"
     if d.overtime:

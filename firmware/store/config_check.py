@@ -61,6 +61,8 @@ def _preset(name, edits):
 
     if name not in PRESET_NAMES:
         return ""      # reported by the preset check itself
+    if not isinstance(edits, dict):
+        return "preset_edits: must be an object"   # given with the preset, in any order
     try:
         edit_preset(get_preset(name), edits)
     except ValueError as e:

@@ -1,9 +1,12 @@
 # Append-only JSON-lines log files with rotation: logs/games.jsonl, rotated to
 # logs/games.1.jsonl once it passes max_bytes (one older generation kept).
 
+from micropython import const
 import os
 
 from store.files import exists, makedirs, remove, size
+
+_TAIL = const(512)  # bytes read back from the end of a log file to find its last record
 
 GAMES_PATH = "logs/games.jsonl"
 MAX_BYTES = 32 * 1024
@@ -46,3 +49,37 @@ class LogFile:
         remove(self.rotated)
         if exists(self.path):
             os.rename(self.path, self.rotated)
+
+    def last_seq(self):
+        """The highest seq of the complete records at the end of the file (else of the
+        rotated one); -1 if there is none."""
+        for path in (self.path, self.rotated):
+            n = size(path)
+            if n <= 0:
+                continue
+            with open(path, "rb") as f:
+                f.seek(max(0, n - _TAIL))
+                tail = f.read()
+            best = -1
+            for raw in tail.split(b"\n"):
+                try:
+                    seq = seq_of(str(raw, "utf-8"))
+                except UnicodeError:
+                    continue
+                if seq > best and raw.endswith(b"}"):
+                    best = seq
+            if best >= 0:
+                return best
+        return -1
+
+
+def seq_of(line):
+    """The seq of a game log line (clock.gamelog.GameLog.to_json starts it with
+    '{"seq": N, '); -1 if the line is not one (a line torn by a power cut)."""
+    if not line.startswith('{"seq": '):
+        return -1
+    end = line.find(",", 8)
+    try:
+        return int(line[8:end]) if end > 8 else -1
+    except ValueError:
+        return -1

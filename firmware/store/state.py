@@ -18,7 +18,7 @@
 from micropython import const
 import struct
 
-from timebase import ticks_diff
+from timebase import ticks_clamp, ticks_diff
 
 NAMESPACE = "tileclock"
 KEY = "game"
@@ -71,9 +71,20 @@ class GameState:
         return (bytes(buf[HEAD_SIZE:HEAD_SIZE + a]), bytes(buf[HEAD_SIZE + a:HEAD_SIZE + a + b]),
                 bytes(buf[HEAD_SIZE + a + b:n]))
 
+    def room(self, snapshot_size, terminal_size):
+        """Bytes left in a record for the log lines, next to a snapshot and a terminal
+        part of these sizes (the caller bounds what waits by this: save refuses more)."""
+        return _MAX_BLOB - HEAD_SIZE - snapshot_size - terminal_size
+
     def due(self, now):
         """True when a running clock's state is at least one period old."""
-        return not self._have_time or ticks_diff(now, self._last_at) >= self.period_ms
+        if not self._have_time:
+            return True
+        # (the device asks at every round, running or not: an age past the period is
+        # kept at the period, so that days of a paused clock never look recent to
+        # ticks_diff, which turns at 2**29 ms)
+        self._last_at = ticks_clamp(now, self._last_at, self.period_ms)
+        return ticks_diff(now, self._last_at) >= self.period_ms
 
     def save(self, snapshot, now, terminal=b"", lines=b"", t=None):
         """Store the parts unless they are what is stored already; True if written.

@@ -65,7 +65,11 @@ _CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
-    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None):
+    def __init__(self, engine, lexicon, log, settings, problem=None, wall=None, nvs=None):
+        """nvs: the esp32.NVS that keeps the referee's PIN lock across power cuts
+        (terminal.pinlock), or None: in RAM only."""
+        from terminal.pinlock import PinLock
+
         self.engine = engine
         self.log = log
         self.settings = settings
@@ -74,13 +78,15 @@ class ChallengeFlow:
         self.referee = None         # terminal.referee.Referee while the referee holds the terminal
         self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
         self.entry = None           # during a challenge or the referee menu, with a list
-        self.pin_lock = (0, None)   # (wrong PINs, lockout tick) kept across referee sessions
+        self.pin_lock = PinLock(nvs)    # wrong PINs and lockouts, across menus and cuts
         self.state = NEUTRAL
         self.since = 0              # ticks of the last state change
         self.notice = ""            # short note on the neutral screen (no challenge content)
         self.notice_t = 0
         self.guard_t = None         # keys ignored until _GUARD_MS after this tick
         self.challenger = -1
+        self.log_seq = 0            # the challenge log's seq for this challenge's record
+        self.log_failed = False     # the last challenge record did not reach the file
         self.page = 0
         self.wait_reason = ""       # REFEREE_WAIT: "referee_decides", "no_list", "bad_list"
         self.verdict = None         # True / False while a verdict is shown, else None
@@ -94,6 +100,7 @@ class ChallengeFlow:
         self.help = False           # the key layout is on screen (key A while typing)
         self.battery = ""           # set_status(): the idle screen's battery and note
         self.device_note = ""
+        self.mark = ""              # and a storage fault's mark (beside the battery)
         self.set_lexicon(lexicon, problem)
 
     # --- wiring -------------------------------------------------------------
@@ -136,7 +143,6 @@ class ChallengeFlow:
         self.back_state = back_state
         self._load_entry()
         referee = self.referee = Referee(self)
-        referee.failures, referee.locked_t = self.pin_lock
         referee.lexicon_changed()
         referee.open(t, for_verdict)
         self._go(t, REFEREE)
@@ -145,7 +151,6 @@ class ChallengeFlow:
     def _close_referee(self):
         referee = self.referee
         if referee is not None:
-            self.pin_lock = (referee.failures, referee.locked_t)
             referee.flow = None
             self.referee = None
 
@@ -188,6 +193,7 @@ class ChallengeFlow:
             self._note(t, "not_now")
             return False
         self.challenger = challenger
+        self.reserve_log_seq()
         self.guard_t = None         # a new challenge is deliberate: its keys count at once
         self._load_entry()
         if self.entry is not None:
@@ -293,7 +299,16 @@ class ChallengeFlow:
 
     def update(self, t):
         """Timeouts: multi-tap, verdict, notices, referee menu.  True if the screen changed."""
+        # Stored ticks never outlive what they time (ticks_diff turns at 2**29 ms, 6.2
+        # days): the lockout, the guard after a verdict, a letter left cycling on its key
+        # under a question or the referee's menu.
+        self.pin_lock.age(t)
+        if self.guard_t is not None and ticks_diff(t, self.guard_t) >= _GUARD_MS:
+            self.guard_t = None
         state = self.state
+        entry = self.entry
+        if entry is not None and entry.pending_key and state != ENTRY:
+            entry.expire(t)
         if state == ENTRY:
             if self.entry.expire(t):
                 return self._render()
@@ -567,9 +582,31 @@ class ChallengeFlow:
             "table": self.settings.get("table", ""),
         }
         try:
-            self.log.append(record)
+            self.log.append(record, self.log_seq)
+            self.log_failed = False
         except OSError:
-            pass    # a full or failing flash must not stop the game
+            self.log_failed = True      # a full or failing flash must not stop the game
+
+    def reserve_log_seq(self):
+        """The seq this challenge's record will have, from its start: saved with every
+        step of it (terminal.persist), so that a verdict a cut took from the state but
+        not from the file is neither written twice nor lost (terminal.resume)."""
+        self.log_seq = self.log.next_seq() if self.log is not None else 0
+
+    def replay(self, t, record):
+        """The verdict (or withdrawal) of this challenge as its record in the file says:
+        a cut came between the record and the state's save (terminal.resume).  The record
+        is not written again (its seq is in the file)."""
+        verdict = record.get("verdict")
+        if verdict == "cancelled":
+            self._cancel(t)
+            return
+        count = record.get("word_count")
+        if self.entry is not None:
+            self.entry.wipe()
+        self.count_without_list = count if isinstance(count, int) and count > 0 else 1
+        self.decide(t, verdict == "acceptable", "referee" if record.get("by") == "referee"
+                    else "list")
 
     def _turn(self):
         # The number of finished turns so far, from the engine's game log.
@@ -622,14 +659,17 @@ class ChallengeFlow:
         self.notice_t = t
         self._render()
 
-    def set_status(self, battery, note):
+    def set_status(self, battery, note, mark=""):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
-        low-battery text) and a note (a recovery, a preset for the next game; "" none)."""
-        if battery != self.battery or note != self.device_note:
-            self.battery = battery
-            self.device_note = note
-            if self.state == NEUTRAL:
-                self._render()
+        low-battery text), a note (a recovery, a preset for the next game; "" none) and
+        a mark beside the battery that no notice or title hides (a storage fault).
+        Called after any change of the settings too: the idle screen shows whether the
+        referee's PIN is still the default one."""
+        self.battery = battery
+        self.device_note = note
+        self.mark = mark
+        if self.state == NEUTRAL:
+            self._render()
 
     def relabel(self):
         """The language changed: show the screen in the new one at once."""
@@ -703,8 +743,14 @@ class ChallengeFlow:
             title = self.text(self.notice)
         else:
             title = self.text("last_move" if engine.phase == PHASE_ENDING else "ready")
-        if self.battery and len(title) + 1 + len(self.battery) <= COLS:
-            title += "\t" + self.battery       # (a long notice hides it for its 3 s)
+        side = self.battery
+        if self.mark:
+            side = self.mark + " " + side if side else self.mark
+            if len(title) + 1 + len(side) > COLS:
+                side = self.mark
+                title = title[:COLS - 1 - len(side)]
+        if side and len(title) + 1 + len(side) <= COLS:
+            title += "\t" + side               # (a long notice hides it for its 3 s)
         lines = [title, self.text("short_0"), self.text("short_1")]
         if engine.challenger_side() >= 0:
             # the last play can be held, accepted or challenged now
@@ -714,16 +760,19 @@ class ChallengeFlow:
             lines += self._problem_lines()
         else:
             lines.append(_joined(self.lexicon.name, self.lexicon.version))
-            lines.append(self.device_note or engine.preset["name"])
+            # the PIN is still the default one: anyone can open the referee's menu
+            default = str(self.settings.get("referee_pin", "0000")) == "0000"
+            lines.append(self.device_note or (self.text("pin_default") if default
+                                              else engine.preset["name"]))
         while len(lines) < 5:
             lines.append(self.device_note if len(lines) == 4 else "")
         lines = lines[:5]
-        if engine.duplicate:
-            lines.append("")                          # no challenges (clock.duplicate)
-        elif engine.fresh():
+        if engine.challenger_side() >= 0:
+            lines.append(self.text("key_challenge"))  # only while there is a play to challenge
+        elif engine.fresh() and not engine.duplicate:
             lines.append(self.text("start_hint"))    # nobody's clock has run yet
         else:
-            lines.append(self.text("key_challenge"))
+            lines.append("")
         lines.append(self.text("key_referee"))
         return lines, _NEUTRAL_SIZES
 

@@ -4,6 +4,11 @@
 # written with one open/write/close, so a power cut loses at most the record
 # being written; a torn last line is skipped on reading and never glued to the
 # next record.
+#
+# A challenge's record has its seq from the challenge's start (ChallengeFlow keeps it
+# in the game state record): a verdict the state did not keep because a cut came
+# between the record and the save, given again, is not written twice (append skips a
+# seq the file has) and start-up reads the verdict back from the file (find).
 
 from micropython import const
 import io
@@ -68,10 +73,21 @@ class ChallengeLog:
         except MemoryError:
             self._room = None       # none this time: the next append goes without
 
-    def append(self, record):
-        """Write one record (a dict); adds "seq".  Returns the seq."""
-        self.seq += 1
-        record["seq"] = self.seq
+    def next_seq(self):
+        """The seq the next record gets (a challenge reserves it at its start)."""
+        return self.seq + 1
+
+    def has(self, seq):
+        """True if the file has the record `seq` (or a later one: seqs only grow)."""
+        return seq <= self.seq
+
+    def append(self, record, seq=0):
+        """Write one record (a dict); adds "seq": `seq` if given, else the next one.
+        A seq the file has already is not written again.  Returns the seq."""
+        if seq and self.has(seq):
+            return seq
+        seq = seq if seq > self.seq else self.seq + 1
+        record["seq"] = seq
         length = _Length()
         json.dump(record, length)
         size = _size(self.path)
@@ -90,7 +106,8 @@ class ChallengeLog:
         finally:
             self._reserve()
         self._whole = True
-        return self.seq
+        self.seq = seq          # only once it is in the file: a failed one is tried again
+        return seq
 
     def _ends_with_newline(self, size):
         with open(self.path, "rb") as f:
@@ -103,6 +120,13 @@ class ChallengeLog:
         except OSError:
             pass
         os.rename(self.path, self.old_path)
+
+    def find(self, seq):
+        """The record `seq`, or None (start-up only: reads the files)."""
+        for record in self.records():
+            if record.get("seq") == seq:
+                return record
+        return None
 
     def records(self):
         """Every readable record, oldest first (torn lines are skipped)."""

@@ -14,11 +14,14 @@ from binascii import crc32
 
 from terminal import flow as F
 
-VERSION = 1
+VERSION = 2
 # version, state, challenger, count, current word, wait reason, flags,
 # penalty points, runs, count declared without a list, crc of the list's id,
-# then the 8 word lengths and the tiles of the words one after the other
-_HEAD = "<BBbBBBBHbBI8s"
+# the 8 word lengths, (version 2) the seq of the challenge's record in the
+# challenge log (terminal/log.py; 0: none), then the tiles of the words one after
+# the other.  Version 1, without the seq, still loads.
+_HEAD_1 = "<BBbBBBBHbBI8s"
+_HEAD = _HEAD_1 + "I"
 HEAD_SIZE = struct.calcsize(_HEAD)
 WAIT_REASONS = ("", "referee_decides", "no_list", "bad_list")
 MAX_WORDS = 8
@@ -72,4 +75,4 @@ def encode(flow, state):
     reason = WAIT_REASONS.index(flow.wait_reason) if flow.wait_reason in WAIT_REASONS else 0
     return struct.pack(_HEAD, VERSION, state, flow.challenger, count, current, reason, flags,
                        penalty, runs, flow.count_without_list, _list_crc(flow),
-                       bytes(lengths)) + tiles
+                       bytes(lengths), flow.log_seq) + tiles

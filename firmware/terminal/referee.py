@@ -30,8 +30,6 @@ CHALLENGE = 9       # the challenge in progress: take it up again or cancel it
 GAME = 10           # the game menu and its questions (terminal.referee_game): modes >= GAME
 
 _MAX_DIGITS = const(8)
-_TRIES = const(3)  # wrong PINs before the lockout
-_LOCK_MS = const(30000)
 IDLE_MS = 120000    # an abandoned menu closes itself
 
 
@@ -40,8 +38,6 @@ class Referee:
         self.flow = flow
         self.mode = PIN
         self.digits = ""
-        self.failures = 0
-        self.locked_t = None
         self.shown_lock_s = -1
         self.for_verdict = False
         self.last_t = 0
@@ -62,6 +58,8 @@ class Referee:
         self.for_verdict = for_verdict
         self.last_t = t
         self._to(PIN)
+        left = self.flow.pin_lock.left_ms(t)
+        self.shown_lock_s = (left + 999) // 1000 if left else -1
 
     def _to(self, mode):
         self.mode = mode
@@ -77,12 +75,9 @@ class Referee:
         self.flow.referee_done(t)
 
     def _locked(self, t):
-        if self.locked_t is None:
-            return False
-        if ticks_diff(t, self.locked_t) >= _LOCK_MS:
-            self.locked_t = None
-            return False
-        return True
+        # the lock's wrong PINs and lockouts (terminal.pinlock) outlive this menu and
+        # power cuts
+        return self.flow.pin_lock.left_ms(t) > 0
 
     # --- keys ---------------------------------------------------------------
 
@@ -167,17 +162,15 @@ class Referee:
             self.digits = self.digits[:-1]
             return True
         if ch == "#":
+            lock = self.flow.pin_lock
             if self.digits == str(self.flow.settings.get("referee_pin", "0000")):
-                self.failures = 0
+                lock.right()
                 self._to(PICK if self.for_verdict else MENU)
                 return True
             self.digits = ""
-            self.failures += 1
             self.note = "pin_wrong"
-            if self.failures >= _TRIES:
-                self.failures = 0
-                self.locked_t = t
-                self.shown_lock_s = _LOCK_MS // 1000
+            if lock.wrong(t):
+                self.shown_lock_s = (lock.left_ms(t) + 999) // 1000
             return True
         return False
 
@@ -375,13 +368,10 @@ class Referee:
             return True
         if self.mode == CHECK and self.check_entry is not None:
             return self.check_entry.expire(t)
-        if self.mode == PIN and self.locked_t is not None:
-            if not self._locked(t):
-                self.shown_lock_s = -1
-                return True
-            left = (_LOCK_MS - ticks_diff(t, self.locked_t) + 999) // 1000
-            if left != self.shown_lock_s:
-                self.shown_lock_s = left
+        if self.mode == PIN:
+            left = (self.flow.pin_lock.left_ms(t) + 999) // 1000
+            if left != (self.shown_lock_s if self.shown_lock_s > 0 else 0):
+                self.shown_lock_s = left if left > 0 else -1
                 return True
         return False
 
@@ -396,8 +386,8 @@ class Referee:
             n = entry.timeout_ms - ticks_diff(now, entry.pending_t)    # entry.expire
             if n < limit:
                 limit = n if n > 0 else 0
-        elif self.mode == PIN and self.locked_t is not None:
-            n = _LOCK_MS - ticks_diff(now, self.locked_t)     # shown in whole seconds, up
+        elif self.mode == PIN and self.flow.pin_lock.locked_t is not None:
+            n = self.flow.pin_lock.left_ms(now)     # shown in whole seconds, up
             n = (n - 1) % 1000 + 1 if n > 0 else 0
             if n < limit:
                 limit = n
@@ -416,8 +406,8 @@ class Referee:
         note = text(self.note).split("\n")[0] if self.note else ""
         if mode == PIN:
             lines = [text("menu_title"), "", text("pin") + " " + "*" * len(self.digits), ""]
-            if self.locked_t is not None:
-                lines.append(text("locked") % max(self.shown_lock_s, 0))
+            if self.shown_lock_s > 0:
+                lines.append(text("locked") % self.shown_lock_s)
             else:
                 lines.append(note)
             return lines + ["", "", text("menu_exit")]

@@ -55,7 +55,7 @@ def key(ref, ch, t):
     if mode == CONTINUE:
         return _done(ref, reopen(engine, t, side))
     # LATE
-    if engine.display(side).late:
+    if engine.late_clock(side):             # running, or stopped by a pause
         return _done(ref, engine.arrive(t, side))
     return _done(ref, engine.late_start(t, side))
 

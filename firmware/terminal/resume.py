@@ -5,8 +5,8 @@
 import struct
 
 from terminal import flow as F
-from terminal.persist import (HEAD_SIZE, MAX_TILES, MAX_WORDS, VERSION, WAIT_REASONS,
-                              _ACCEPTABLE, _BY_REFEREE, _GAME_OVER, _HEAD, _LOST_TURN, _VERDICT,
+from terminal.persist import (MAX_TILES, MAX_WORDS, VERSION, WAIT_REASONS, _ACCEPTABLE,
+                              _BY_REFEREE, _GAME_OVER, _HEAD, _HEAD_1, _LOST_TURN, _VERDICT,
                               _WITHDRAWN, _list_crc)
 
 # the steps that come back as they were (with the engine still challenging)
@@ -14,10 +14,18 @@ CHALLENGE_STEPS = (F.COUNT, F.ENTRY, F.CONFIRM, F.READY, F.REFEREE_WAIT)
 
 
 def _decode(data):
-    if len(data) < HEAD_SIZE:
+    """The head's values, the record's seq as v[12] (0 in version 1) and the head's
+    size as v[13]; None if data is not a sound terminal part."""
+    if not data:
         return None
-    v = struct.unpack_from(_HEAD, data)
-    if v[0] != VERSION or v[3] > MAX_WORDS or v[4] >= MAX_WORDS or v[5] >= len(WAIT_REASONS):
+    head = _HEAD if data[0] == VERSION else _HEAD_1 if data[0] == 1 else None
+    if head is None or len(data) < struct.calcsize(head):
+        return None
+    v = struct.unpack_from(head, data)
+    if head is _HEAD_1:
+        v += (0,)
+    v += (struct.calcsize(head),)
+    if v[3] > MAX_WORDS or v[4] >= MAX_WORDS or v[5] >= len(WAIT_REASONS):
         return None
     lengths = v[11]
     total = 0
@@ -25,7 +33,7 @@ def _decode(data):
         if n > MAX_TILES:
             return None
         total += n
-    if HEAD_SIZE + total != len(data):
+    if v[13] + total != len(data):
         return None
     return v
 
@@ -40,6 +48,13 @@ def restore(flow, data, t):
     state = v[1] if v is not None else F.NEUTRAL
     if engine.challenging:
         flow.challenger = engine.challenge_by()
+        seq = v[12] if v is not None else 0
+        if _replayed(flow, seq, t):
+            return flow.state
+        if seq:
+            flow.log_seq = seq      # the record this challenge's verdict will have
+        else:
+            flow.reserve_log_seq()
         if state not in CHALLENGE_STEPS:
             state = F.COUNT         # a challenge without its step: the count again
         flow._load_entry()
@@ -77,6 +92,23 @@ def restore(flow, data, t):
     return F.NEUTRAL
 
 
+def _replayed(flow, seq, t):
+    # The challenge log has this challenge's record, the state not its verdict: a cut
+    # came between the two.  The verdict comes back from the record, applied as it was
+    # (not written again), and what it set moving comes back stopped, like any state.
+    log = flow.log
+    if not seq or log is None or not log.has(seq):
+        return False
+    record = log.find(seq)
+    if record is None:
+        return False
+    flow._load_entry()
+    flow.log_seq = seq
+    flow.replay(t, record)
+    flow.engine.pause(t)
+    return True
+
+
 def _words(flow, v, data):
     """(declared count, whether the saved words were put back into the entry)."""
     if v is None:
@@ -86,7 +118,7 @@ def _words(flow, v, data):
     if not count or entry is None or v[10] != _list_crc(flow):
         return count, False
     ntiles = len(flow.keymap.tiles)
-    data_at = HEAD_SIZE
+    data_at = v[13]
     entry.begin(count)
     lengths = v[11]
     for i in range(count):

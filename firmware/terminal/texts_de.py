@@ -107,6 +107,7 @@ moves_n Züge: %d
 key_help A Tastenbelegung
 help_title Tastenbelegung
 start_hint Gegner drückt
+pin_default PIN noch 0000!
 pen_overtime Zeitstrafe
 pen_challenge Anfechtung
 """

@@ -107,6 +107,7 @@ moves_n Moves: %d
 key_help A Key layout
 help_title Key layout
 start_hint Opponent presses
+pin_default PIN still 0000!
 pen_overtime Overtime
 pen_challenge Challenges
 """

@@ -107,6 +107,7 @@ moves_n Trekk: %d
 key_help A Tastoppsett
 help_title Tastoppsett
 start_hint Motpart trykker
+pin_default PIN ennå 0000!
 pen_overtime Overtid
 pen_challenge Utfordring
 """

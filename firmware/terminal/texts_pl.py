@@ -107,6 +107,7 @@ moves_n Ruchy: %d
 key_help A Układ klawiszy
 help_title Układ klawiszy
 start_hint Rywal naciska
+pin_default PIN nadal 0000!
 pen_overtime Kara czasu
 pen_challenge Sprawdzenia
 """

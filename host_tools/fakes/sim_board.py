@@ -46,9 +46,24 @@ def wire(battery_mv=3900):
     return Board(battery_mv)
 
 
+def _pyexec(path):
+    """Run a script as the ESP32 port runs boot.py and main.py
+    (shared/runtime/pyexec.c, parse_compile_execute, at v1.26.0): compiled first, then
+    run with Ctrl-C on (a 0x03 on the port raises KeyboardInterrupt), Ctrl-C off after."""
+    import micropython
+
+    with open(path) as f:
+        code = compile(f.read(), path, "exec")
+    micropython.kbd_intr(3)
+    try:
+        exec(code, {"__name__": "__main__", "__file__": path})
+    finally:
+        micropython.kbd_intr(-1)
+
+
 def run():
     """The simulator's entry: wire the board, open the channel, then run the
-    firmware's main.py (TILECLOCK_SIM_MAIN) as the chip would after boot."""
+    firmware's boot.py and main.py (TILECLOCK_SIM_MAIN) as the chip does after reset."""
     import os
 
     board = Board(int(os.getenv("TILECLOCK_SIM_BATTERY_MV") or "3900"))
@@ -59,9 +74,8 @@ def run():
         sim_link.start(int(port), board)
         for name, panel in board.panels.items():
             panel.on_frame = _frame_sender(sim_link, name)
-    main = os.getenv("TILECLOCK_SIM_MAIN") or "main.py"
-    source = open(main).read()
-    exec(compile(source, main, "exec"), {"__name__": "__main__", "__file__": main})
+    _pyexec(hwconfig.__file__.rsplit("/", 1)[0] + "/boot.py")
+    _pyexec(os.getenv("TILECLOCK_SIM_MAIN") or "main.py")
 
 
 def _frame_sender(link, name):

@@ -9,15 +9,22 @@ See docs/simulator.md.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from pathlib import Path
 
 
 def default_device_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tileclock" / "sim-device"
+    """The simulated clock's folder when none is given, in the user's cache folder: one
+    for an installed clockctl, one per checkout (two clones run two clocks, not one)."""
+    import hashlib
+
+    from host_tools import drivers
+
+    name = "sim-device"
+    if drivers.is_checkout():
+        name += "-" + hashlib.sha1(str(drivers.REPO).encode()).hexdigest()[:8]
+    return drivers.user_cache_dir() / name
 
 
 def link_banner(link, encoding=None) -> str:
@@ -56,18 +63,30 @@ def parse_args(argv):
 
 
 def main(argv=None) -> int:
-    from .device import SimDevice, configure_preset, prepare_device_dir
-    from .web import serve
+    from .device import FolderInUse, lock_device_dir
 
     args = parse_args(sys.argv[1:] if argv is None else argv)
     device_dir = (args.device_dir or default_device_dir()).resolve()
-    if args.fresh and device_dir.exists():
-        import shutil
-
-        shutil.rmtree(device_dir)
     if args.lexicon is not None and not args.lexicon.is_file():
         print("no such image: %s" % args.lexicon, file=sys.stderr)
         return 2
+    try:     # one simulator per folder: a second one would run another clock on its files
+        held = lock_device_dir(device_dir)
+    except FolderInUse as e:
+        print("clockctl sim: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        return _run(args, device_dir)
+    finally:
+        held.close()
+
+
+def _run(args, device_dir: Path) -> int:
+    from .device import SimDevice, configure_preset, empty_device_dir, prepare_device_dir
+    from .web import serve
+
+    if args.fresh:
+        empty_device_dir(device_dir)
     prepare_device_dir(device_dir, args.lexicon, log=lambda m: print(m, file=sys.stderr))
     if args.preset is not None:
         try:
@@ -85,14 +104,15 @@ def main(argv=None) -> int:
         return 2
     server = serve(device, args.host, args.port)
     url = "http://%s:%d/" % (args.host, server.server_address[1])
-    device.start()
-    print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir), flush=True)
-    print(link_banner(device.link), flush=True)
-    if args.open:
-        import webbrowser
+    try:     # a Ctrl-C from here on, even during the banner, ends the simulator cleanly
+        device.start()
+        print("tileclock simulator: %s  (device folder %s; Ctrl-C ends)" % (url, device_dir),
+              flush=True)
+        print(link_banner(device.link), flush=True)
+        if args.open:
+            import webbrowser
 
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    try:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass

@@ -16,12 +16,14 @@ import time
 from collections import deque
 from pathlib import Path
 
+from host_tools import resources
 from host_tools.sim.linkpty import LinkPort
 
-REPO = Path(__file__).resolve().parents[2]
-FIRMWARE = REPO / "firmware"
-FAKES = REPO / "host_tools" / "fakes"
-SAMPLE_WORDS = Path(__file__).resolve().parent / "data" / "sample-en.txt"
+# What the simulator runs, where the host tools carry it (an installed wheel or a
+# checkout alike): host_tools/resources.py.
+FIRMWARE = resources.firmware_dir()
+FAKES = resources.fakes_dir()
+SAMPLE_WORDS = resources.sim_file("data/sample-en.txt")
 
 PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
 CAUSE_NAMES = {PWRON_RESET: "power on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
@@ -42,15 +44,21 @@ sim_ssd1306 = _load("tileclock_sim_ssd1306", FAKES / "sim_ssd1306.py")
 hwconfig = _load("tileclock_sim_hwconfig", FIRMWARE / "hwconfig.py")
 
 
-def micropython_binary() -> str:
+def micropython_command() -> list[str]:
+    """How to start the `micropython` interpreter: the command beside this Python (a
+    virtual environment's bin/), else the one on PATH, else the pinned package's module
+    run by this Python (its command may be in a folder not on PATH: pip install --user)."""
     candidate = Path(sys.executable).parent / "micropython"
     if candidate.exists():
-        return str(candidate)
+        return [str(candidate)]
     found = shutil.which("micropython")
-    if not found:
-        raise FileNotFoundError("the `micropython` interpreter is not installed "
-                                "(python3 -m tests installs it into .venv)")
-    return found
+    if found:
+        return [found]
+    if importlib.util.find_spec("micropython_unix") is not None:
+        return [sys.executable, "-m", "micropython_unix"]
+    raise FileNotFoundError("the `micropython` interpreter is not installed "
+                            "(pip install tileclock installs it; in a checkout "
+                            "python3 -m tests installs it into .venv)")
 
 
 def driver_dirs(log=print) -> list[str]:
@@ -70,13 +78,63 @@ def driver_dirs(log=print) -> list[str]:
 
 def build_sample_lexicon(target: Path, log=print) -> bool:
     """Pack the sample word list into `target` with wordlist_packer."""
+    import wordlist_packer
+
     cmd = [sys.executable, "-m", "wordlist_packer", "build", str(SAMPLE_WORDS),
            "--language", "en", "-o", str(target), "--quiet"]
-    result = subprocess.run(cmd, cwd=str(REPO), capture_output=True, text=True)
+    # the packer this process imports (installed or a checkout's), from any folder
+    env = dict(os.environ)
+    root = str(Path(wordlist_packer.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH")
+                                                  else []))
+    result = subprocess.run(cmd, cwd=str(target.parent), env=env, capture_output=True,
+                            text=True)
     if result.returncode != 0:
         log("could not pack the sample word list: " + (result.stderr or result.stdout)[-500:])
         return False
     return True
+
+
+# The simulator holding a device folder (an advisory lock with its process id).
+LOCK_FILE = ".sim-lock"
+
+
+class FolderInUse(RuntimeError):
+    pass
+
+
+def lock_device_dir(device_dir: Path):
+    """Hold `device_dir` for this simulator until the returned file is closed (or the
+    process ends); FolderInUse if another simulator holds it."""
+    import fcntl
+
+    device_dir.mkdir(parents=True, exist_ok=True)
+    held = open(device_dir / LOCK_FILE, "a+")
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.seek(0)
+        holder = held.read().strip()
+        held.close()
+        raise FolderInUse("the device folder %s is in use by another simulator%s; give each "
+                          "simulator a folder of its own (--device-dir DIR)"
+                          % (device_dir, " (process %s)" % holder if holder.isdigit() else ""))
+    held.seek(0)
+    held.truncate()
+    held.write("%d\n" % os.getpid())
+    held.flush()
+    return held
+
+
+def empty_device_dir(device_dir: Path) -> None:
+    """A factory-fresh device (--fresh): everything in its folder goes but the lock."""
+    for child in device_dir.iterdir():
+        if child.name == LOCK_FILE:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
 
 
 def prepare_device_dir(device_dir: Path, lexicon: Path | None = None, log=print) -> None:
@@ -145,6 +203,14 @@ class Panel:
         return snap
 
 
+def _sigint_ignored() -> None:
+    """In the firmware's process before it starts: SIGINT ignored (the interpreter then
+    installs no handler of its own; MicroPython's kbd_intr sets it as the chip's does)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class SimDevice:
     """Runs and supervises the firmware; thread-safe state for the web page."""
 
@@ -181,6 +247,8 @@ class SimDevice:
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._server.bind(("127.0.0.1", 0))
         self._server.listen(4)
+        self._server.settimeout(0.2)      # the accepting thread looks at _stop in between
+        self._spawning = threading.Lock()
         self.channel_port = self._server.getsockname()[1]
         self._supervisor: threading.Thread | None = None
         self._extra_path = driver_dirs(self.say)
@@ -222,18 +290,25 @@ class SimDevice:
 
         env.setdefault("TILECLOCK_UNIQUE_ID", "240ac4" + hashlib.sha1(
             str(self.device_dir).encode()).hexdigest()[:6])
-        cmd = [micropython_binary()]
+        cmd = micropython_command()
         if self.heapsize:
             cmd += ["-X", "heapsize=" + self.heapsize]
-        cmd += ["-c", "import sim_board; sim_board.run()"]
-        # stdin/stdout: the USB serial port (a raw pty bridged to self.link);
+        # Ctrl-C: off from the start, as on the chip until MicroPython runs boot.py
+        # (sim_board.run runs boot.py and main.py as the chip does).  The interpreter's
+        # own start-up keeps SIGINT ignored (a 0x03 is data: host_tools/sim/wire.py), and
+        # the unix port turns it on for the -c command: off again at its first statement.
+        cmd += ["-c", "import micropython; micropython.kbd_intr(-1); "
+                      "import sim_board; sim_board.run()"]
+        # stdin/stdout: the USB serial port (bridged to self.link, host_tools/sim/linkpty.py);
         # stderr (tracebacks, the reset marker) goes to the console log.
-        port = self.link.new_device_pty()
+        port_in, port_out = self.link.new_device_ports()
         try:
-            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port,
-                                    stdout=port, stderr=subprocess.PIPE)
+            proc = subprocess.Popen(cmd, cwd=str(self.device_dir), env=env, stdin=port_in,
+                                    stdout=port_out, stderr=subprocess.PIPE,
+                                    preexec_fn=_sigint_ignored)
         finally:
-            os.close(port)
+            os.close(port_in)
+            os.close(port_out)
         self.link.attach_process(proc.pid)
         return proc
 
@@ -243,8 +318,9 @@ class SimDevice:
         self._supervisor.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        proc = self.proc
+        with self._spawning:
+            self._stop.set()
+            proc = self.proc
         if proc and proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -302,7 +378,10 @@ class SimDevice:
                     panel.frames += 1  # a dark panel until the firmware draws
             self.say("-- boot %d (%s)" % (self.boots, CAUSE_NAMES.get(self.cause, self.cause)))
             started = time.monotonic()
-            self.proc = proc = self._spawn()
+            with self._spawning:        # stop() either sees this process or none starts
+                if self._stop.is_set():
+                    break
+                self.proc = proc = self._spawn()
             out = threading.Thread(target=self._pump_stderr, args=(proc,), daemon=True)
             out.start()
             accept = threading.Thread(target=self._accept, args=(proc,), daemon=True)
@@ -358,7 +437,6 @@ class SimDevice:
             self.say(raw.decode("utf-8", "replace"))
 
     def _accept(self, proc) -> None:
-        self._server.settimeout(0.2)
         conn = None
         while proc.poll() is None and not self._stop.is_set():
             try:
@@ -383,7 +461,12 @@ class SimDevice:
             conn.close()
 
     def _read_channel(self, conn) -> None:
-        f = conn.makefile("rb")
+        try:
+            self._read_lines(conn.makefile("rb"))
+        except OSError:             # reset: the process was killed (a power cut, stop())
+            pass
+
+    def _read_lines(self, f) -> None:
         while True:
             line = f.readline()
             if not line:
@@ -396,6 +479,8 @@ class SimDevice:
                 name = parts[1]
                 state = [int(v) for v in parts[2:-1]]
                 ram = f.read(int(parts[-1]))
+                if len(ram) != int(parts[-1]):
+                    return          # the process ended within the frame: not shown
                 with self.lock:
                     panel = self.panels.get(name)
                     if panel is not None:

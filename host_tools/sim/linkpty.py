@@ -2,22 +2,33 @@
 /dev/ttyUSB0, bridged to the firmware's stdin/stdout (docs/simulator.md).
 
 Like the USB-serial bridge of a real board, the port stays (same path) while the
-chip resets: every firmware process gets a fresh raw pty of its own, and a relay
+chip resets: every firmware process gets fresh ports of its own, and a relay
 thread copies bytes unchanged between the stable host pty and the current
-process's one.  Bytes sent while no firmware runs are lost (the chip is booting);
+process's ones.  Bytes sent while no firmware runs are lost (the chip is booting);
 what the firmware writes while no program has the port open is dropped, as a
 serial driver does with a closed port.  Text the firmware writes that is not a
 link frame (prints, a REPL) is also handed to `log` line by line.  A Ctrl-C from the
 host does what it does on the chip (host_tools/sim/wire.py): KeyboardInterrupt in the
 firmware unless it called micropython.kbd_intr(-1).
+
+A host that holds the port open and does not read: on the chip (native USB) a write
+waits up to 500 ms for room in TinyUSB's transmit FIFO, then returns what fitted
+(shared/tinyusb/mp_usbd_cdc.c, mp_usbd_cdc_tx_strn); with no program on the port it
+never waits.  The firmware's stdin is a raw pty, but its stdout is a Unix socket whose
+writes wait at most WRITE_TIMEOUT_S (SO_SNDTIMEO) and then return what fitted, as
+the chip's do.  The relay takes the firmware's bytes only as fast as the host takes
+them while a program has the port open (the socket's buffer, a few KB, and the
+host's tty buffer stand for TinyUSB's FIFO and the host's USB driver), and takes and
+drops them at once while none has.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import pty
 import select
+import socket
+import struct
 import termios
 import threading
 import tty
@@ -28,6 +39,8 @@ from host_tools.sim.wire import ChipInput
 
 FLAG = 0x7E
 _WRITE_GRACE_S = 0.5     # how long a full pty may hold up the relay before bytes are dropped
+WRITE_TIMEOUT_S = 0.5    # MICROPY_HW_USB_CDC_TX_TIMEOUT (ports/esp32/usb.h at v1.26.0)
+_OUT_BUFFER = 1024       # SO_SNDBUF asked for (the kernel doubles it, to a few KB at least)
 
 
 def raw_pty() -> tuple[int, int, str]:
@@ -103,6 +116,31 @@ class NoiseFilter:
             self.emit(text)
 
 
+def chip_output() -> tuple[socket.socket, socket.socket]:
+    """(relay's end, firmware's end) of the firmware's stdout: a write on the firmware's
+    end waits at most WRITE_TIMEOUT_S for room, then returns what fitted (or EAGAIN)."""
+    relay, chip = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    chip.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _OUT_BUFFER)
+    sec = int(WRITE_TIMEOUT_S)
+    chip.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                    struct.pack("ll", sec, int((WRITE_TIMEOUT_S - sec) * 1e6)))
+    relay.setblocking(False)
+    return relay, chip
+
+
+class _Device:
+    """One firmware process's ports, as the relay sees them: the master of its stdin's
+    pty, the relay's end of its stdout."""
+
+    def __init__(self, inp: int, out: socket.socket):
+        self.inp = inp
+        self.out = out
+
+    def close(self) -> None:
+        os.close(self.inp)
+        self.out.close()
+
+
 def _write_all(fd: int, data: bytes, stop: threading.Event) -> bool:
     """Write to a non-blocking fd; False if it stayed full (the bytes are dropped)."""
     view = memoryview(data)
@@ -134,8 +172,9 @@ class LinkPort:
         if self.alias is not None:
             self._make_alias(self.alias)
         self._lock = threading.Lock()
-        self._pending: int | None = None   # master of a new process's pty, not yet taken over
-        self._device: int | None = None    # the relay thread's; only it closes it
+        self._pending: _Device | None = None   # a new process's ports, not yet taken over
+        self._device: _Device | None = None    # the relay thread's; only it closes it
+        self._to_host = b""                    # the firmware's bytes the host has yet to take
         self.chip = ChipInput()            # Ctrl-C for the current firmware process
         self._filter = NoiseFilter(self._say)
         self._stop = threading.Event()
@@ -157,16 +196,20 @@ class LinkPort:
 
     # -- the firmware side ------------------------------------------------------------
 
-    def new_device_pty(self) -> int:
-        """A raw pty for the next firmware process: returns its slave fd (give it to the
-        process as stdin and stdout, then close it here)."""
+    def new_device_ports(self) -> tuple[int, int]:
+        """The ports of the next firmware process: (stdin, stdout) file descriptors (give
+        them to the process, then close them here): a raw pty's slave, and the
+        firmware's end of its output socket (chip_output)."""
         master, slave, _ = raw_pty()
         os.set_blocking(master, False)
+        relay, chip = chip_output()
+        out = os.dup(chip.fileno())
+        chip.close()
         with self._lock:
-            old, self._pending = self._pending, master
+            old, self._pending = self._pending, _Device(master, relay)
         if old is not None:      # never taken over: no process ran on it
-            os.close(old)
-        return slave
+            old.close()
+        return slave, out
 
     def attach_process(self, pid: int) -> None:
         """The firmware process now running on the newest device pty."""
@@ -188,11 +231,11 @@ class LinkPort:
     def _drop_device(self) -> None:
         if self._device is not None:
             try:
-                self._filter.feed(os.read(self._device, 65536))
+                self._filter.feed(self._device.out.recv(65536))
             except OSError:
                 pass
             self._filter.end()
-            os.close(self._device)
+            self._device.close()
             self._device = None
 
     def _host_state(self, events: int) -> None:
@@ -205,6 +248,8 @@ class LinkPort:
                 termios.tcflush(self.master, termios.TCOFLUSH)
             except termios.error:
                 pass
+            self.stats["dropped_to_host"] += len(self._to_host)
+            self._to_host = b""
         self.host_open = now_open
 
     def _run(self) -> None:
@@ -215,17 +260,23 @@ class LinkPort:
             probe = host_probe.poll(0)
             self._host_state(probe[0][1] if probe else 0)
             poller = select.poll()
+            device = self._device
             if self.host_open:
-                poller.register(self.master, select.POLLIN)
-            if self._device is not None:
-                poller.register(self._device, select.POLLIN)
+                poller.register(self.master,
+                                select.POLLIN | (select.POLLOUT if self._to_host else 0))
+            if device is not None and not self._to_host:
+                # the firmware's bytes only as fast as the host takes them
+                poller.register(device.out, select.POLLIN)
             events = poller.poll(50)
-            if not events and self._device is not None:
+            if not events and device is not None:
                 self._filter.idle()
             for fd, ev in events:
                 if fd == self.master:
-                    self._from_host(ev)
-                elif fd == self._device:
+                    if ev & select.POLLOUT:
+                        self._to_host_now()
+                    if ev & ~select.POLLOUT:
+                        self._from_host(ev)
+                elif device is not None and fd == device.out.fileno():
                     self._from_device(ev)
 
     def _from_host(self, ev: int) -> None:
@@ -241,7 +292,7 @@ class LinkPort:
         data = self.chip.filter(data)
         if not data:
             return
-        if self._device is None or not _write_all(self._device, data, self._stop):
+        if self._device is None or not _write_all(self._device.inp, data, self._stop):
             self.stats["dropped_to_device"] += len(data)
             return
         self.stats["to_device"] += len(data)
@@ -250,22 +301,34 @@ class LinkPort:
         if self._device is None:
             return
         try:
-            data = os.read(self._device, 65536)
+            data = self._device.out.recv(4096)
         except (BlockingIOError, InterruptedError):
             return
-        except OSError as e:     # EIO: the process is gone (reset, power cut)
-            if e.errno != errno.EIO:
-                self._say("link: %s" % e)
-            self._drop_device()
-            return
-        if not data:
+        except OSError as e:
+            self._say("link: %s" % e)
+            data = b""
+        if not data:             # the process is gone (reset, power cut)
             self._drop_device()
             return
         self._filter.feed(data)
-        if self.host_open and _write_all(self.master, data, self._stop):
-            self.stats["to_host"] += len(data)
+        if self.host_open:
+            self._to_host = data
+            self._to_host_now()
         else:
             self.stats["dropped_to_host"] += len(data)
+
+    def _to_host_now(self) -> None:
+        """As much of the firmware's bytes as the host's side takes now."""
+        data = self._to_host
+        try:
+            n = os.write(self.master, data)
+        except BlockingIOError:
+            return
+        except OSError:          # EIO: the last program closed the port
+            self._host_state(select.POLLHUP)
+            return
+        self.stats["to_host"] += n
+        self._to_host = data[n:]
 
     # -- end ----------------------------------------------------------------------------
 

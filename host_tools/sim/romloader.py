@@ -107,6 +107,7 @@ class SerialLoader:
         self._flash_free_at = 0.0
         self.errors: list[str] = []     # what the loader refused, for the tests
         self.written = 0                # bytes written to the flash
+        self.regions: list[tuple[int, int]] = []    # (offset, size) of each write begun
         self.flash_busy = 0.0           # seconds of erase and program time charged
 
     # -- the wire ------------------------------------------------------------------------
@@ -268,6 +269,7 @@ class SerialLoader:
         size, blocks, blocksize, offset = struct.unpack("<IIII", data[:16])
         self._wait_flash()
         self._write = {"offset": offset, "size": size, "pos": 0, "inflate": inflate}
+        self.regions.append((offset, size))
         self._erased = set()
         self._reply(op)
 

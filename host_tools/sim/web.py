@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-PAGE = Path(__file__).resolve().parent / "page.html"
+from host_tools import resources
+
+PAGE = resources.sim_file("page.html")
 
 
 def font() -> dict:

@@ -187,3 +187,52 @@ def test_the_snapshot_written_in_place_is_the_snapshot():
         assert buf[:7] == b"\xaa" * 7 and buf[7 + size:] == b"\xaa" * 13
         table.engine.end_game(table.now())         # now with the referee's undo slot
     assert size == MAX_SIZE
+
+
+def test_the_turns_finished_survive_a_power_cut():
+    # the challenge log names the turn of a challenge: after a cut the count goes on
+    table = game()
+    for side in (0, 1, 0, 1, 0):
+        table.wait(2 * SEC)
+        table.press(side)
+    assert table.engine.log.turns == 5
+    copy = restored(table)
+    assert copy.log.turns == 5
+    copy.resume(table.now())
+    copy.press(table.clock.advance(SEC), 1)
+    assert copy.log.turns == 6
+
+
+def _as_version_3(blob):
+    # What the firmware before version 4 wrote: the same body without the turns.
+    import struct
+    from binascii import crc32
+    from clock.snapshot import BODY_SIZE
+
+    data = blob[:-4]
+    undo = data[BODY_SIZE:]
+    if undo:
+        undo = undo[:1] + _as_version_3(undo[1:])
+    out = b"\x03" + data[1:BODY_SIZE - 2] + undo
+    return out + struct.pack("<I", crc32(out) & 0xFFFFFFFF)
+
+
+def test_a_version_3_snapshot_still_loads_with_its_undo_slot():
+    from clock.corrections import undo, undoable
+
+    table = game()
+    table.wait(10 * SEC)
+    table.press(0)
+    table.wait(3 * SEC)
+    table.engine.accept(table.now(), 1)
+    table.wait(2 * SEC)
+    blob = table.engine.snapshot(table.now())
+    old = _as_version_3(blob)
+    assert len(old) == len(blob) - 4
+    copy = Engine.restore(old, table.preset, table.clock)
+    assert figures(copy, table.now()) == figures(restored(table), table.now())
+    assert copy.log.turns == 0                      # not known to version 3
+    # saved again (version 4, the old slot inside), it loads, and the undo works
+    again = Engine.restore(copy.snapshot(table.now()), table.preset, table.clock)
+    assert undoable(again) == "accept" and undo(again, table.now())
+    assert not again.accepted and again.display(1).window_s == 17

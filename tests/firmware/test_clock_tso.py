@@ -214,6 +214,60 @@ def test_tso_2_4b_ii_and_6_1_1_both_more_than_15_minutes_late_both_lose(start):
 
 
 @across_the_wrap
+def test_tso_2_4b_a_late_forfeit_undone_is_the_arrival_at_the_limit(start):
+    """2.4b i: the player arrived within 15 minutes, the arrival was keyed after the limit:
+    the referee takes the forfeit back, and that is the arrival (the lateness at 15:00);
+    the game then starts as any does (2.3), and nothing forfeits again."""
+    table = Table(start=start)
+    table.engine.late_start(table.now(), 0)
+    table.wait(15 * MIN + 20 * SEC)
+    assert table.engine.forfeit_side == 0 and table.engine.phase == PHASE_OVER
+    assert undoable(table.engine) == "forfeit" and undo(table.engine, table.now())
+    engine = table.engine
+    assert engine.phase == PHASE_SETUP and engine.forfeit_side == -1 and not engine.paused
+    assert not engine.late_clock(0) and not table.show(0).running
+    assert engine.result()["sides"][0]["late_ms"] == 15 * MIN
+    assert kinds(engine)[-4:] == ["forfeit", "end", "undo", "arrive"]
+    assert not table.wait(10 * MIN) & CUE_FORFEIT
+    assert table.press(1) and table.show(0).running          # 2.3: left's clock starts
+    table.wait(MIN)
+    assert engine.phase == PHASE_PLAY and table.left(0) == 14 * MIN
+
+
+@across_the_wrap
+def test_tso_2_4b_a_second_late_forfeit_undone_leaves_the_first_one(start):
+    table = Table(start=start)
+    table.engine.late_start(table.now(), 1)
+    table.wait(4 * MIN)
+    table.engine.late_start(table.now(), 0)
+    table.wait(15 * MIN + 5 * SEC)
+    assert table.engine.forfeit_side == BOTH
+    assert undo(table.engine, table.now())
+    engine = table.engine
+    assert engine.forfeit_side == 1 and engine.phase == PHASE_OVER   # right's forfeit stays
+    assert engine.result()["sides"][0]["late_ms"] == 15 * MIN
+
+
+@across_the_wrap
+def test_tso_2_4b_a_late_clock_stopped_by_the_pause_takes_the_arrival(start):
+    table = Table(start=start)
+    engine = table.engine
+    engine.late_start(table.now(), 0)
+    engine.late_start(table.now(), 1)
+    table.wait(3 * MIN)
+    assert engine.pause(table.now()) and engine.late_clock(0) and engine.late_clock(1)
+    assert table.show(0).late and table.show(0).paused
+    assert engine.arrive(table.now(), 0)                      # keyed by the referee
+    assert engine.paused and not engine.late_clock(0) and engine.late_clock(1)
+    table.wait(MIN)
+    assert table.press(1)                                     # right's own press
+    assert not engine.paused and not engine.late_clock(1) and engine.phase == PHASE_SETUP
+    result = engine.result()
+    assert result["sides"][0]["late_ms"] == result["sides"][1]["late_ms"] == 3 * MIN
+    assert table.press(0) and engine.phase == PHASE_PLAY and table.show(1).running
+
+
+@across_the_wrap
 def test_tso_2_4b_ii_the_other_late_player_arriving_in_time_wins(start):
     """2.4b ii: „so wird das Spiel für den Gegenspieler gewertet“ — a late opponent who
     arrives within their own 15 minutes is that opponent."""
@@ -438,6 +492,41 @@ def test_tso_3_1_4_valid_words_cost_the_challenger_10_points_each(start):
     assert d.challenge_penalty == 30 and d.penalty_points == 30 and d.running and d.accepted
     assert table.show(0).penalty_points == 0
     assert table.engine.challenge_verdict(table.now(), True, 1) is None  # no challenge on
+
+
+@across_the_wrap
+def test_tso_3_1_4_and_7_3_2_2_a_wrong_challenge_after_a_loss_of_turn_runs_the_side_on_turn(start):
+    """7.3.2.2 (loss of turn) right after left's play, then right challenges that play
+    within its window and the words stand: right pays 10, and left, on turn, plays on."""
+    table = game(start=start)
+    table.wait(5 * SEC)
+    table.press(0)                                        # left's play; right on turn
+    table.wait(2 * SEC)
+    assert switch(table.engine, table.now(), 0, False)    # right loses the turn
+    assert table.engine.on_turn == 0 and table.engine.challenger_side() == 1
+    table.wait(3 * SEC)
+    assert table.engine.start_challenge(table.now(), 1)
+    table.wait(30 * SEC)
+    outcome = table.engine.challenge_verdict(table.now(), True, 1)
+    assert outcome.penalty_side == 1 and outcome.penalty_points == 10 and outcome.runs == 0
+    assert table.show(0).running and table.show(0).on_turn and not table.show(1).running
+    assert table.show(0).accepted and table.show(1).penalty_points == 10
+    assert table.used(0) == 5 * SEC + 3 * SEC and table.used(1) == 2 * SEC
+
+
+@across_the_wrap
+def test_tso_3_1_1_a_lent_clock_shows_on_both_sides(start):
+    table = game(start=start)
+    table.press(0)
+    table.wait(25 * SEC)                                  # right on turn, window over
+    assert not table.show(0).lent and not table.show(1).lent
+    assert switch(table.engine, table.now(), 0, True)     # lent to left to note a score
+    assert table.show(0).lent and table.show(1).lent and table.show(0).running
+    table.engine.pause(table.now())
+    assert table.show(0).lent and table.show(1).lent       # paused: still lent
+    table.engine.resume(table.now())
+    assert table.press(0)                                 # left gives it back
+    assert not table.show(0).lent and not table.show(1).lent and table.show(1).running
 
 
 @across_the_wrap
@@ -879,7 +968,8 @@ def test_tso_7_3_2_2_referee_time_credit_and_deduction(start):
 @across_the_wrap
 def test_tso_7_3_2_2_a_deduction_past_the_overtime_cap_forfeits_and_can_be_undone(start):
     """7.3.2.2 with 5.2c: a deduction past the cap forfeits; a deduction keyed wrong is
-    taken back with the forfeit (undo), then corrected."""
+    taken back with the forfeit (undo: the deduction goes with it, so resuming does not
+    forfeit again), then corrected."""
     table = game(start=start)
     table.wait(29 * MIN)
     assert table.engine.adjust(table.now(), 0, -6 * MIN)  # exactly 5:00 overtime: still on
@@ -888,7 +978,9 @@ def test_tso_7_3_2_2_a_deduction_past_the_overtime_cap_forfeits_and_can_be_undon
     assert table.engine.forfeit_side == 0 and table.engine.phase == PHASE_OVER
     assert undo(table.engine, table.now())
     assert table.engine.forfeit_side == -1 and table.engine.paused
-    assert table.engine.adjust(table.now(), 0, 6 * MIN + 1)
+    assert table.engine.result(table.now())["sides"][0]["credit_ms"] == -6 * MIN
+    assert table.left(0) == -5 * MIN                      # the -1 ms is gone with the forfeit
+    assert table.engine.adjust(table.now(), 0, 6 * MIN)   # and the -6:00 corrected
     table.engine.resume(table.now())
     table.wait(1 * MIN)
     assert table.engine.phase == PHASE_PLAY and table.left(0) == 0

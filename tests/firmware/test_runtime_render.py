@@ -12,8 +12,8 @@ class _D:
         self.text = bytearray(text)
         self.remaining_ms = 0
         self.overtime_ms = 0
-        for name in ("overtime", "on_turn", "running", "paused", "late", "window_open", "hold",
-                     "challenging", "forfeit", "game_over", "accepted"):
+        for name in ("overtime", "on_turn", "running", "paused", "late", "lent", "window_open",
+                     "hold", "challenging", "forfeit", "game_over", "accepted"):
             setattr(self, name, kw.get(name, False))
         self.move = kw.get("move", 0)
         self.remaining_ms = kw.get("remaining_ms", 0)

@@ -34,9 +34,10 @@ def test_the_idle_terminal_shows_battery_both_times_penalties_and_who_starts():
         rig.run(5000)
         assert _shows(rig, "terminal", "> L  29:55", MEDIUM)   # the side on turn, its time
         assert _shows(rig, "terminal", "29:55", MEDIUM)
-        assert _shows(rig, "terminal", "A Anfechtung")
+        assert not _shows(rig, "terminal", "A Anfechtung")     # nothing to challenge yet
         rig.press("left")
         rig.run(1000)
+        assert _shows(rig, "terminal", "A Anfechtung")         # left's play, in its window
         # the right player challenges the left one's valid word: 10 penalty points
         rig.press("challenge")
         rig.keys("1")
@@ -46,7 +47,7 @@ def test_the_idle_terminal_shows_battery_both_times_penalties_and_who_starts():
         assert rig.dev.engine.display(1).penalty_points == 10
         assert _shows(rig, "terminal", "-10", MEDIUM)
         assert _shows(rig, "terminal", "fixture-de 1")
-        assert _shows(rig, "terminal", "tso30")
+        assert _shows(rig, "terminal", "PIN noch 0000!")       # the preset's line, until set
     finally:
         runtime_rig.leave()
 

@@ -39,6 +39,24 @@ def test_config_rejects_a_bad_value_and_applies_nothing():
         runtime_rig.leave()
 
 
+def test_preset_edits_that_are_no_object_are_refused_with_the_preset_in_any_order():
+    runtime_rig.fresh_dir()
+    try:
+        c = Config()
+        assert c.update({"preset_edits": {"initial_ms": 1500000}})[0]
+        stored = _read("config.json")
+        for edits in (5, "abc", [1], None, True):
+            for changes in ({"preset": "tso25", "preset_edits": edits},
+                            {"preset_edits": edits, "preset": "tso25"},
+                            {"preset_edits": edits}):
+                ok, msg = c.update(changes)
+                assert not ok and msg == "preset_edits: must be an object", (changes, msg)
+        assert c.get("preset") == "tso30" and c.get("preset_edits") == {"initial_ms": 1500000}
+        assert _read("config.json") == stored        # nothing changed
+    finally:
+        runtime_rig.leave()
+
+
 def test_config_survives_a_reload_and_reports_bad_stored_values():
     runtime_rig.fresh_dir()
     try:

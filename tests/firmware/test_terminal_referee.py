@@ -29,6 +29,88 @@ def test_wrong_pins_lock_the_menu_for_a_while():
     assert rig.flow.referee.mode == R.MENU
 
 
+class _NVS:
+    """esp32.NVS's part the lock uses, in a dict: what flash would keep."""
+
+    def __init__(self):
+        self.kept = {}
+        self.writes = 0
+
+    def get_blob(self, key, buf):
+        if key not in self.kept:
+            raise OSError(-0x1102)          # ESP_ERR_NVS_NOT_FOUND
+        value = self.kept[key]
+        buf[:len(value)] = value
+        return len(value)
+
+    def set_blob(self, key, value):
+        self.kept[key] = bytes(value)
+
+    def commit(self):
+        self.writes += 1
+
+
+def test_the_lock_is_written_at_each_change_and_read_back_by_a_new_terminal():
+    from terminal.pinlock import PinLock
+
+    nvs = _NVS()
+    lock = PinLock(nvs)
+    assert not lock.wrong(100) and nvs.kept["pin"] == bytes((1, 0, 0))
+    assert not lock.wrong(200) and nvs.kept["pin"] == bytes((2, 0, 0))
+    assert lock.wrong(300) and nvs.kept["pin"] == bytes((0, 1, 1))
+    assert lock.left_ms(300) == 30000
+    again = PinLock(nvs)                        # after a power cut: in full from its first tick
+    assert again.left_ms(5) == 30000 and again.left_ms(29005) == 1000
+    assert again.left_ms(30005) == 0 and nvs.kept["pin"] == bytes((0, 1, 0))
+    writes = nvs.writes
+    assert again.left_ms(90000) == 0 and nvs.writes == writes      # nothing new to write
+    for t in (1, 2):
+        again.wrong(t)
+    assert again.wrong(3) and again.left_ms(3) == 60000             # the second lockout
+    again.age(60003)
+    again.right()
+    assert nvs.kept["pin"] == bytes((0, 0, 0))
+    again.right()
+    assert nvs.writes == writes + 5             # the right PIN again: nothing to write
+
+
+def test_a_failing_nvs_leaves_the_lock_in_ram():
+    from terminal.pinlock import PinLock
+
+    class Failing(_NVS):
+        def set_blob(self, key, value):
+            raise OSError(-1)
+
+    lock = PinLock(Failing())
+    lock.wrong(0)
+    lock.wrong(0)
+    assert lock.wrong(0) and lock.left_ms(10000) == 20000
+
+
+def test_a_lock_in_a_terminal_without_nvs_holds_in_ram():
+    from terminal.pinlock import PinLock
+
+    lock = PinLock()
+    lock.wrong(0)
+    lock.wrong(0)
+    assert lock.wrong(0) and lock.left_ms(10000) == 20000
+
+
+def test_the_idle_screen_offers_a_challenge_only_while_there_is_one():
+    rig = Rig()
+    assert "A Challenge" not in rig.screen() and "PIN still 0000!" in rig.screen()
+    rig.play_a_move()
+    rig.flow.update(rig.now())
+    assert "A Challenge" in rig.screen()
+    rig.clock.advance(20000)
+    rig.engine.update(rig.now())                # the window is over
+    rig.flow.update(rig.now())
+    assert "A Challenge" not in rig.screen()
+    rig.settings.set("referee_pin", "4711")
+    rig.flow.set_status("", "")                 # (what the device does after any change)
+    assert "PIN still 0000!" not in rig.screen() and "tso30" in rig.screen()
+
+
 def test_menu_exit_and_idle_timeout_return_to_neutral():
     rig = Rig()
     _menu(rig)

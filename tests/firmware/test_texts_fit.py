@@ -16,12 +16,15 @@ _TOP = (MEDIUM, player.TOP_WIDTH)          # a player's state line
 _SMALL = (SMALL, PANEL)
 PLACES = {
     "clock": {key: _TOP for key in ("overtime", "pause", "challenge", "hold", "forfeit",
-                                    "game_over", "late", "window", "reset_confirm",
+                                    "game_over", "late", "lent", "window", "reset_confirm",
                                     "accepted", "withdrawn", "penalty", "move", "time_up")},
     "app": dict({key: _SMALL for key in (
         "recovered_note", "recovered_wdt", "recovered_sleep", "not_recovered", "config_bad",
         "selftest", "press", "key", "done", "missing", "skip", "game_saved", "charge_hint",
-        "resume_hint", "preset_next")},
+        "resume_hint", "preset_next", "log_full", "not_saving")},
+        # a storage fault's mark: beside the battery on the idle screen's title row, four
+        # characters at most, so that a title keeps 11 of its 16 (flow._neutral_lines)
+        mark_log_full=(SMALL, 8 * 4), mark_not_saving=(SMALL, 8 * 4),
         recovered=_TOP, battery_low=_TOP, battery_empty=_TOP,
         opponent=(MEDIUM, player.OPPONENT_WIDTH)),
     "terminal": None,      # every key SMALL, but for the ones below
@@ -39,7 +42,7 @@ def _filled(package, key, text, lang):
     fills = {
         ("terminal", "word_n"): (8, 8), ("terminal", "list"): ("pl",),
         ("terminal", "penalty"): (990,), ("terminal", "clock_runs"): (_sides(lang),),
-        ("terminal", "locked"): (30,), ("terminal", "set_lang"): ("de",),
+        ("terminal", "locked"): (900,), ("terminal", "set_lang"): ("de",),
         ("terminal", "set_verdict"): (60,), ("terminal", "set_preset"): ("naspa_nwl",),
         ("terminal", "forfeit_by"): (_sides(lang),), ("terminal", "menu_resume"): (_sides(lang),),
         ("app", "preset_next"): ("naspa_nwl",),

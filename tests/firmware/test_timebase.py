@@ -55,3 +55,20 @@ def test_system_clock_stays_inside_the_period():
     now = timebase.SystemClock().ticks_ms()
     assert 0 <= now <= TICKS_MAX
 
+
+
+def test_clamp_keeps_a_stored_tick_comparing_right_at_any_age():
+    from timebase import ticks_clamp
+
+    # left alone, a tick 2**29 ms old looks as if it lay ahead
+    then = 1000
+    assert ticks_diff(ticks_add(then, 1 << 29), then) < 0
+    # clamped at every round (here: every hour) it stays `limit` old, for 30 days
+    limit = 30000
+    now = then
+    for _ in range(30 * 24):
+        now = ticks_add(now, 3600000)
+        then = ticks_clamp(now, then, limit)
+        assert ticks_diff(now, then) == limit
+    assert ticks_clamp(now, ticks_add(now, -limit + 1), limit) == ticks_add(now, -limit + 1)
+    assert ticks_clamp(now, now, limit) == now

@@ -17,7 +17,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from pathlib import Path
 
+from host_tools import partitions
 from host_tools.sim.chipflash import ChipFlash
 from host_tools.sim.romloader import SerialLoader
 from host_tools.sim.wire import Pacer
@@ -25,6 +27,33 @@ from tests.host.linkrig import Rig, _write_all
 
 SYNC_FRAME = b"\xc0\x00\x08\x24\x00\x00\x00\x00\x00\x07\x07\x12\x20"
 DEFL_DATA = b"\xc0\x00\x11"       # the start of a FLASH_DEFL_DATA request
+
+
+def wroom_table(slot_size: int | None = None) -> list[partitions.Partition]:
+    """The lean target's partitions as `clockctl flash` writes them: its board's table
+    (boards/TILECLOCK_WROOM), the word list partitions lexa and lexb after it."""
+    from host_tools.targets import TARGETS
+    from tests.host.esp_firmware import TABLE_TILECLOCK_WROOM
+
+    return partitions.with_lexicon_slots(TABLE_TILECLOCK_WROOM,
+                                         slot_size or TARGETS["wroom"]["lexicon_slot"])
+
+
+def write_layout(folder: Path, table: list[partitions.Partition],
+                 flash_size: int = 4 << 20) -> partitions.Partition:
+    """The chip's partition table in the device folder (partitions.csv, which the fake
+    flash and the ROM loader read), with the filesystem the port registers after the
+    last partition; returns that filesystem partition."""
+    table = list(table)
+    vfs = next((p for p in table if p.label == "vfs"), None)
+    if vfs is None:
+        vfs = partitions.filesystem(table, flash_size)
+        table.append(vfs)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    (Path(folder) / "partitions.csv").write_text("".join(
+        "%s, %d, 0x%x, 0x%x, 0x%x\n" % (p.label, p.type, p.subtype, p.offset, p.size)
+        for p in table))
+    return vfs
 
 
 def holders(port: str) -> set[int]:

@@ -12,14 +12,20 @@ has them:
 - the filesystem partition is the fake esp32.Partition "vfs" over a copy of clockctl's
   vfs.bin (the game writes to it); tests/host/chipboot.py mounts it as the port's
   _boot.py does and runs boot.py from it;
-- for a ROMFS target, clockctl's romfs.bin itself is mapped read-only outside the heap
-  (`romimage.map`) and mounted at /rom, with /rom and /rom/lib appended to sys.path,
-  which is what the port's mp_init does (py/runtime.c, extmod/vfs.c);
+- for a target whose image has the firmware frozen in it (the lean target,
+  boards/TILECLOCK_WROOM), the interpreter is the unix port with the same firmware
+  frozen (tests/mpbuild.py, frozen_interpreter(); tests/unix_manifest.py): code,
+  constants and names in the binary, outside the heap, as in the chip's flash;
+- for a ROMFS image (a romfs.bin among the images), it is mapped read-only outside the
+  heap (`romimage.map`) and mounted at /rom, with /rom and /rom/lib appended to
+  sys.path, which is what the port's mp_init does (py/runtime.c, extmod/vfs.c);
 - the heap is what the board gives (host_tools/targets.py: a first area of
   `heap_initial`, growing as the port's MICROPY_GC_SPLIT_HEAP_AUTO does up to
   `heap_max`; a fixed heap where both are equal);
 - the chip's C modules are the fakes, compiled into their own ROM image at /chip
-  together with the test driver (tests/host/runtime_driver.py) and chipboot.py.
+  together with the test driver (tests/host/runtime_driver.py) and chipboot.py; in the
+  frozen interpreter they are frozen beside the firmware instead (code in flash, as the
+  chip's C code is), and only their objects take heap.
 """
 
 from __future__ import annotations
@@ -99,20 +105,25 @@ def prepare(images: dict, folder: Path, flash_size: int) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "partitions.csv").write_text(partition_csv(images, flash_size))
     shutil.copyfile(images["vfs"], folder / "flash-vfs.bin")
+    for label in partitions.LEXICON_SLOTS:     # the word list, in its partition
+        if label in images:
+            shutil.copyfile(images[label], folder / ("flash-%s.bin" % label))
     return {"vfs": sha256(folder / "flash-vfs.bin"), "rom": images.get("romfs")}
 
 
-def boot_code(chip_image: Path, rom_image: Path | None) -> str:
-    """Run first by the interpreter: what the chip's C start-up gives Python."""
+def boot_code(chip_image: Path | None, rom_image: Path | None) -> str:
+    """Run first by the interpreter: what the chip's C start-up gives Python.  Without a
+    chip image the harness is frozen into the interpreter."""
     lines = ["import romimage, sys, vfs"]
     if rom_image is not None:
         # mp_init: mount the romfs partition at /rom, append /rom and /rom/lib
         lines += ["vfs.mount(vfs.VfsRom(romimage.map(%r)), '/rom')" % str(rom_image),
                   "sys.path.extend(('/rom', '/rom/lib'))"]
-    lines += ["sys.path.append('/lib')",                      # ports/esp32/main.c
-              "vfs.mount(vfs.VfsRom(romimage.map(%r)), %r)" % (str(chip_image), CHIP_MOUNT),
-              "sys.path.append(%r)" % CHIP_MOUNT,
-              "del romimage, sys, vfs",
+    lines.append("sys.path.append('/lib')")                   # ports/esp32/main.c
+    if chip_image is not None:
+        lines += ["vfs.mount(vfs.VfsRom(romimage.map(%r)), %r)" % (str(chip_image), CHIP_MOUNT),
+                  "sys.path.append(%r)" % CHIP_MOUNT]
+    lines += ["del romimage, sys, vfs",
               "import chipboot"]
     return "\n".join(lines)
 
@@ -131,9 +142,12 @@ def boot(images: dict, folder: Path, bits: int = 32, args: str = "memory 9000",
          timeout: float = 600, driver: Path = HERE / "runtime_driver.py"
          ) -> subprocess.CompletedProcess:
     """Boot the images on the `bits` interpreter; returns the finished process."""
-    interpreter = mpbuild.interpreter(bits)
+    frozen = TARGETS[target]["code"] == "frozen"
+    if frozen and Path(driver) != HERE / "runtime_driver.py":
+        raise ValueError("the frozen interpreter has the game driver frozen in it")
+    interpreter = mpbuild.frozen_interpreter(bits) if frozen else mpbuild.interpreter(bits)
     folder.mkdir(parents=True, exist_ok=True)
-    chip = chip_rom(folder / "chip.img", driver)
+    chip = None if frozen else chip_rom(folder / "chip.img", driver)
     device = folder / "device"
     flash_size = TARGETS[target]["flash_size"]
     booted = prepare(images, device, flash_size)

@@ -9,7 +9,9 @@ the same way, the partition table of the port's CSV, and the three joined by
 
     firmware(kind, cache_dir) -> Path of a cached .bin
     KINDS: "s3" (ESP32_GENERIC_S3 v1.26.0), "s3-oct" (its SPIRAM_OCT variant),
-           "wroom" (ESP32_GENERIC built with ROMFS), "esp32-stock" (ESP32_GENERIC),
+           "wroom" (TILECLOCK_WROOM: the firmware frozen in it, its names in the image as
+           frozen_content.c has them), "wroom-old" (the same, one module short),
+           "esp32-stock" (ESP32_GENERIC),
            "s3-old" (ESP32_GENERIC_S3 v1.25.0), "c3" (another chip)
 """
 
@@ -21,8 +23,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools import partitions
+from host_tools import image, partitions
 from host_tools.partitions import Partition
+from host_tools.targets import BOARD_NAME_WROOM
 
 # Memory map of each chip (ESP-IDF soc/soc.h): where flash-mapped data (DROM) and
 # code (IROM), internal RAM code (IRAM) and data (DRAM) live.
@@ -77,7 +80,8 @@ KINDS = {
     "s3-oct": ("esp32s3", "1.26.0", "Generic ESP32S3 module with Octal-SPIRAM", "ESP32S3",
                TABLE_4MIB_PLUS),
     "s3-old": ("esp32s3", "1.25.0", "Generic ESP32S3 module", "ESP32S3", TABLE_4MIB_PLUS),
-    "wroom": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_TILECLOCK_WROOM),
+    "wroom": ("esp32", "1.26.0", BOARD_NAME_WROOM, "ESP32", TABLE_TILECLOCK_WROOM),
+    "wroom-old": ("esp32", "1.26.0", BOARD_NAME_WROOM, "ESP32", TABLE_TILECLOCK_WROOM),
     "esp32-stock": ("esp32", "1.26.0", "Generic ESP32 module", "ESP32", TABLE_4MIB_PLUS),
     "c3": ("esp32c3", "1.26.0", "ESP32C3 module", "ESP32C3", TABLE_4MIB_PLUS),
 }
@@ -127,7 +131,7 @@ def build(kind: str, out: Path) -> Path:
     seed = hashlib.sha256(kind.encode()).digest()
     filler = (seed * (0x4000 // len(seed)))
     banner = ("MicroPython v%s on 2025-08-09; %s with %s" % (version, board, mcu)).encode()
-    rodata = b"Type \"help()\" for more information.\0" + banner + b"\0" + filler
+    rodata = b"Type \"help()\" for more information.\0" + banner + b"\0" + frozen(kind) + filler
     app_elf = _elf(machine, mem["iram"], [
         (".flash.appdesc", mem["drom"], app_descriptor()),
         (".flash.rodata", mem["drom"] + 0x100, rodata),
@@ -157,14 +161,28 @@ def build(kind: str, out: Path) -> Path:
     return out
 
 
+def frozen(kind: str) -> bytes:
+    """The names of the frozen modules as frozen_content.c lists them (mp_frozen_names:
+    the port's, then the firmware's, each ending in a NUL), for an image with the firmware
+    frozen in it (the firmware/ of now); else nothing."""
+    if kind not in ("wroom", "wroom-old"):
+        return b""
+    names = ["_boot.py", "inisetup.py", "asyncio/core.py"] + image.frozen_names("wroom")
+    if kind == "wroom-old":                 # built before the engine was a module of its own
+        names.remove("clock/engine.py")
+    return b"".join(name.encode() + b"\0" for name in names)
+
+
 def firmware(kind: str, cache_dir: Path) -> Path:
     """The firmware .bin of `kind`, built once into cache_dir."""
     chip, version, *_ = KINDS[kind]
     name = {"s3": "ESP32_GENERIC_S3", "s3-oct": "ESP32_GENERIC_S3-SPIRAM_OCT",
-            "s3-old": "ESP32_GENERIC_S3", "wroom": "ESP32_GENERIC-ROMFS",
+            "s3-old": "ESP32_GENERIC_S3", "wroom": "TILECLOCK_WROOM",
+            "wroom-old": "TILECLOCK_WROOM-old",
             "esp32-stock": "ESP32_GENERIC", "c3": "ESP32_GENERIC_C3"}[kind]
     # the table's digest in the name: a changed table is a new image, not a stale one
-    table = hashlib.sha256(partitions.build(KINDS[kind][4])).hexdigest()[:8]
+    # (and of the frozen modules' names: an image of a firmware with other modules too)
+    table = hashlib.sha256(partitions.build(KINDS[kind][4]) + frozen(kind)).hexdigest()[:8]
     out = Path(cache_dir) / ("%s-20250809-v%s-%s.bin" % (name, version, table))
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)

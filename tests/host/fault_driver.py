@@ -17,6 +17,10 @@
 #   R <steps>      a clock runs again, <steps> after the boot
 #   M <burst> <phase> <presses> <steps to a running clock>   (mash)
 #   E <summary>    the end (settle, mash)
+#   F <storage> <lines lost> <failed saves>   the device's storage at the end (mash)
+# With TC_STORAGE=flash_full the filesystem takes no writes (every open for writing
+# fails, as a full one does), with TC_STORAGE=nvs_failing every NVS write fails: the
+# game must go on all the same (docs/faults.md).
 # <state>: phase on_turn paused challenging challenger hold forfeit chal_pen0 chal_pen1
 #          ot_pen0 ot_pen1 left0 left1 running flow back count lengths verdict
 # (left: remaining ms, negative in overtime; lengths: the typed words' tile counts,
@@ -318,7 +322,7 @@ class Rig:
         ref = dev.flow.referee
         mode = ref.mode
         if mode == R.PIN:
-            if ref.locked_t is not None:
+            if dev.flow.pin_lock.locked_t is not None:
                 self.advance(100)
             else:
                 self.pin()
@@ -392,7 +396,7 @@ class Rig:
         ref = dev.flow.referee
         mode = ref.mode
         if mode == R.PIN:
-            if ref.locked_t is not None:
+            if dev.flow.pin_lock.locked_t is not None:
                 self.advance(500)                 # wrong PINs in the burst: the lockout
             else:
                 self.pin()
@@ -481,8 +485,12 @@ class Rig:
                 self.key("D")
                 self.pin()
                 self.keys("61DD")
-            elif target == "overtime" and neutral_play and e.on_turn >= 0:
-                self.advance(self.rng.randint(500, 3000))     # a long think
+            elif target == "overtime" and neutral_play and e.on_turn >= 0 \
+                    and e.display(e.on_turn).running:
+                # a long think on the player's own clock; after a withdrawn play no
+                # clock runs until the other player restarts the challenger's (3.1.4),
+                # and a lent clock is given back first: act() does both
+                self.advance(self.rng.randint(500, 3000))
                 if phase_name(self) != target:
                     self.press(BUTTONS[self.dev.engine.on_turn])
             else:
@@ -550,6 +558,32 @@ def play(seed):
         rig.act()
 
 
+def storage_fault(kind):
+    """Make the filesystem full or the NVS fail, from now on, for the whole run."""
+    if kind == "flash_full":
+        from store import gamelog
+        from terminal import log
+
+        real_open = open
+
+        def full_open(path, mode="r", *args):
+            if "w" in mode or "a" in mode or "+" in mode:
+                raise OSError(28)            # ENOSPC
+            return real_open(path, mode, *args)
+
+        gamelog.open = full_open
+        log.open = full_open
+    elif kind == "nvs_failing":
+        import esp32
+
+        def set_blob(nvs, key, value):
+            raise OSError(-0x1101)           # ESP_ERR_NVS_NOT_ENOUGH_SPACE
+
+        esp32.NVS.set_blob = set_blob
+    elif kind:
+        raise ValueError("TC_STORAGE: flash_full or nvs_failing")
+
+
 def mash(seed, presses):
     rig = Rig(seed)
     done = 0
@@ -567,6 +601,8 @@ def mash(seed, presses):
         out("M %d %s %d %d" % (burst, phase, n, steps))
         burst += 1
     out("E presses %d bursts %d steps %d" % (done, burst, rig.steps))
+    dev = rig.dev
+    out("F %s %d %d" % (dev.storage or "ok", dev.lines_lost, dev.save_failures))
 
 
 def settle():
@@ -582,6 +618,11 @@ def main():
     path = os.getenv("TC_TRACE")
     if path:
         _trace[0] = open(path, "a")
+    if os.getenv("TC_STORAGE"):
+        import hal_rtc
+
+        hal_rtc.set_time((2026, 11, 27, 9, 30, 0))    # as a host sets it: the lines' time
+        storage_fault(os.getenv("TC_STORAGE"))
     mode = args[0]
     if mode == "play":
         play(int(args[1]))

@@ -302,6 +302,8 @@ class LogCheck:
         assert not gaps, "game log seq not consecutive at %s" % gaps[:10]
         if not seqs:
             return
+        if self.last is None:               # a single look: what rotation kept
+            self.last = seqs[0] - 1
         assert seqs[0] <= self.last + 1, "game log records %d-%d lost" % (self.last + 1, seqs[0])
         assert seqs[-1] >= self.last, "game log records vanished after %d" % seqs[-1]
         if self.first is None:
@@ -316,8 +318,11 @@ class LogCheck:
 
 
 def check_log(folder: Path):
-    """One look at the game log files (see LogCheck): (records, records per kind)."""
+    """One look at the game log files (see LogCheck): (records, records per kind) of the
+    records still there (the rotated file and the current one: a long run's first
+    records went with an earlier rotation)."""
     check = LogCheck(folder)
+    check.last = None
     check()
     assert check.count(), "no game log"
     return check.count(), dict(check.kinds)

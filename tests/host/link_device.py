@@ -3,8 +3,10 @@
 # a clock engine that keeps running in its own task).  Runs in the device's
 # folder (the current directory); MICROPYPATH holds firmware/.
 #
-#   micropython link_device.py [--game] [--id HEX] [--chunk N] [--flash]
+#   micropython link_device.py [--game] [--id HEX] [--chunk N] [--flash] [--busy-log]
 #
+# --busy-log: a task appends numbered lines to logs/games.jsonl as fast as it can (the
+# firmware's own log file, with its rotation), each line naming this start ("boot").
 # --flash: the files live in LittleFS on the fake flash partition (flash-vfs.bin in
 # the folder), as on the chip; with TILECLOCK_FLASH_TIMING set the fake charges the
 # flash's erase and program times.
@@ -38,6 +40,29 @@ class TestServices(DeviceServices):
         return d
 
 
+async def busy_log():
+    """Lines {"boot": B, "n": N, ...}, N from 0 up, one after the other, yielding to the
+    other tasks between them: a clock that writes its filesystem all the time."""
+    import json
+    import os
+
+    from store.gamelog import LogFile
+
+    try:
+        boot = len(os.listdir("boots"))
+    except OSError:
+        os.mkdir("boots")
+        boot = 0
+    with open("boots/%d" % boot, "w"):
+        pass
+    log = LogFile()
+    n = 0
+    while True:
+        log.append([json.dumps({"boot": boot, "n": n, "pad": "%040d" % n})])
+        n += 1
+        await asyncio.sleep(0)
+
+
 async def game_loop(engine, counter):
     while True:
         engine.update(None)
@@ -66,6 +91,7 @@ def main():
     device_id = "a0b1c2d3e4f5"
     chunk = 1024
     game = False
+    busy = False
     i = 0
     while i < len(args):
         if args[i] == "--game":
@@ -78,6 +104,8 @@ def main():
             chunk = int(args[i])
         elif args[i] == "--flash":
             mount_flash()
+        elif args[i] == "--busy-log":
+            busy = True
         i += 1
     config = Config()
     config.load()
@@ -90,6 +118,8 @@ def main():
     # Noise the way a real device makes it: the banner and a print on boot.
     print("tileclock test device " + device_id + " starting")
     asyncio.create_task(game_loop(engine, counter))
+    if busy:
+        asyncio.create_task(busy_log())
     import hal_link
 
     asyncio.run(serve(sys.stdin.buffer, sys.stdout.buffer, handler, hal_link.set_baud))

@@ -15,8 +15,8 @@ from tests.host import device_image
 REPO = device_image.REPO
 IMAGE = REPO / "build" / "pl.dawg"
 STEPS = "memory 9000"       # 90 s of play with challenges, then 2 s of the asyncio tasks
-# The lean target's heap: its budget, 96 KB (host_tools/targets.py), in which the memory
-# test plays the game and the GC benchmark times its collections.
+# The lean target's heap as the chip gives it, 96 KB (host_tools/targets.py), in which the
+# GC benchmark times its collections; the memory test holds the game to 80 KB of it.
 WROOM_HEAP = TARGETS["wroom"]["heap_max"]
 
 
@@ -50,18 +50,23 @@ class Figures:
     challenges: int
     words: int
     acceptable: int
-    origin: str         # where the firmware's code came from: "rom", "fw/a"
+    origin: str         # where the firmware's code came from: "frozen", "rom", "fw/a"
     gc_longest_us: int
     gc_total_us: int
     gc_count: int
+    qstr_pools: int     # the dynamic qstr pools at the end (micropython.qstr_info())
+    qstrs: int          # the names in them
+    qstr_bytes: int     # the heap they take
+    extra_names: int    # names interned before the game (TC_EXTRA_NAMES)
+    extra_bytes: int    # the heap those took then (counted in neither share)
 
     @property
     def firmware_peak(self):
-        return self.peak - self.fakes
+        return self.peak - self.fakes - self.extra_bytes
 
     @property
     def firmware_booted(self):
-        return self.booted - self.fakes
+        return self.booted - self.fakes - self.extra_bytes
 
 
 def figures(proc) -> Figures:
@@ -73,27 +78,39 @@ def figures(proc) -> Figures:
     m = [line.split() for line in lines if line.startswith("M ")][0]
     h = [line.split() for line in lines if line.startswith("H ")][0]
     g = [line.split() for line in lines if line.startswith("G ")][0]
+    x = [line.split() for line in lines if line.startswith("X ")][0]
+    # "Q qstr pool: n_pool=5, n_qstr=302, n_str_data_bytes=2902, n_total_bytes=7398"
+    q = [line for line in lines if line.startswith("Q qstr pool:")][0]
+    pool = dict(item.strip().split("=") for item in q.split(":", 1)[1].split(","))
     peak, _total, challenges, words, acceptable, fakes, booted, raw = map(int, m[1:9])
-    f = Figures(peak, fakes, booted, raw, int(h[1]), int(h[2]), challenges, words, acceptable,
-                m[9], int(g[1]), int(g[2]), int(g[3]))
+    extra_names, extra_bytes = int(x[1]), int(x[2])
+    f = Figures(peak, fakes - extra_bytes, booted, raw, int(h[1]), int(h[2]), challenges,
+                words, acceptable, m[9], int(g[1]), int(g[2]), int(g[3]),
+                int(pool["n_pool"]), int(pool["n_qstr"]), int(pool["n_total_bytes"]),
+                extra_names, extra_bytes)
     assert f.challenges > 0 and f.words >= f.challenges and 0 < f.acceptable < f.challenges
     assert f.fakes < f.booted <= f.peak <= f.raw <= f.heap
     return f
 
 
 def play(target: str, tmp: Path, bits: int = 32, heap: list[str] | None = None,
-         lexicon: Path | None = None):
-    """clockctl image for `target`, then the game booted from what it wrote."""
+         lexicon: Path | None = None, extra_names: int = 0):
+    """clockctl image for `target`, then the game booted from what it wrote (after
+    interning `extra_names` names of no use, when asked)."""
     images = device_image.clockctl_image(target, tmp / "images", lexicon=lexicon or polish_image())
     proc = device_image.boot(images, tmp / ("boot-%d" % bits), bits=bits, args=STEPS,
-                             target=target, heap=heap)
+                             target=target, heap=heap,
+                             extra_env={"TC_EXTRA_NAMES": str(extra_names)})
     return images, proc
 
 
 def report(name: str, f: Figures) -> str:
+    extra = (", %d extra names interned first %d" % (f.extra_names, f.extra_bytes)
+             if f.extra_names else "")
     return ("%s: heap %d B (%d areas); peak live %d B: fakes, panels, keypad, driver %d, "
-            "firmware %d (%d after start-up); highest use before collecting %d; "
-            "%d challenges of %d words, %d acceptable; code from %s; %d collections, "
-            "longest %d us" % (name, f.heap, f.areas, f.peak, f.fakes, f.firmware_peak,
-                               f.firmware_booted, f.raw, f.challenges, f.words, f.acceptable,
-                               f.origin, f.gc_count, f.gc_longest_us))
+            "firmware %d (%d after start-up)%s; highest use before collecting %d; "
+            "%d challenges of %d words, %d acceptable; code from %s; %d dynamic qstrs "
+            "in %d pools, %d B; %d collections, longest %d us"
+            % (name, f.heap, f.areas, f.peak, f.fakes, f.firmware_peak, f.firmware_booted,
+               extra, f.raw, f.challenges, f.words, f.acceptable, f.origin, f.qstrs,
+               f.qstr_pools, f.qstr_bytes, f.gc_count, f.gc_longest_us))

@@ -19,7 +19,25 @@
 import gc
 import sys
 
-import esp32  # noqa: F401 (the fakes first: the memory mode reports their share)
+
+def _intern_extra_names():
+    """$TC_EXTRA_NAMES names interned before anything else (the memory tests: a game
+    must not depend on where the qstr pools' next pool starts); returns (how many, the
+    heap they took)."""
+    import os
+
+    count = int(os.getenv("TC_EXTRA_NAMES") or 0)
+    gc.collect()
+    before = gc.mem_alloc()
+    for i in range(count):
+        getattr(None, "extra_name_%d" % i, None)        # an attribute name is interned
+    gc.collect()
+    return count, gc.mem_alloc() - before
+
+
+EXTRA = _intern_extra_names()
+
+import esp32  # noqa: F401,E402 (the fakes first: the memory mode reports their share)
 import machine
 import sim_device  # noqa: F401
 import sim_ssd1306
@@ -198,18 +216,26 @@ def _live(raw):
 
 
 def _origin():
-    """Where the firmware's code was loaded from: "rom" when every firmware module came
-    from the ROMFS mounted at /rom (code in place, outside the heap), "fw/a" (or fw/b)
-    when from that firmware slot of the filesystem, else "files"."""
+    """Where the firmware's code was loaded from: "frozen" when every firmware module is
+    frozen into the interpreter (as in the lean target's image: its __file__ is the
+    manifest's path, which names no file), "rom" when from a ROMFS mounted at /rom (code
+    in place, outside the heap), "fw/a" (or fw/b) when from that firmware slot of the
+    filesystem, else "files"."""
+    import os
+
     seen = set()
-    for name in ("clock.engine", "app.device", "terminal.flow", "lexicon.reader"):
+    for name in ("clock.engine", "app.device", "terminal.flow", "lexicon.reader", "hwconfig"):
         f = sys.modules[name].__file__
         if f.startswith("/rom/"):
             seen.add("rom")
         elif f.startswith("fw/"):
             seen.add(f[:4])
         else:
-            seen.add("files")
+            try:
+                os.stat(f)
+                seen.add("files")
+            except OSError:
+                seen.add("frozen" if ".frozen" in sys.path else "files")
     return seen.pop() if len(seen) == 1 else "mixed"
 
 
@@ -365,6 +391,13 @@ def memory(steps, timed_display=False):
     # the link's modules loaded: no host spoke, so the link only listened
     print("K " + " ".join(sorted(m for m in sys.modules if m == "link" or m.startswith("link."))))
     print("G %d %d %d" % tuple(GC_US))
+    # the dynamic qstr pools: "Q qstr pool: n_pool=5, n_qstr=302, n_str_data_bytes=...,
+    # n_total_bytes=..." (micropython.qstr_info() prints the rest of the line)
+    import micropython
+
+    print("Q ", end="")
+    micropython.qstr_info()
+    print("X %d %d" % EXTRA)
     if timed_display:
         print("P " + " ".join(str(t) for t in p.presses))
 

@@ -18,12 +18,17 @@ FIXTURE_MAIN = REPO / "tests" / "host" / "sim_fixture" / "main.py"
 
 
 class Sim:
-    def __init__(self, device_dir: Path, main: Path | None = None, extra=()):
-        cmd = [sys.executable, "-m", "host_tools.sim", "--device-dir", str(device_dir)]
+    """`command` starts the simulator (default: this Python's host_tools.sim in the
+    repository; an installed `clockctl sim` elsewhere), in `cwd` with `env`."""
+
+    def __init__(self, device_dir: Path, main: Path | None = None, extra=(),
+                 command=None, cwd: Path | None = None, env: dict | None = None):
+        cmd = list(command or [sys.executable, "-m", "host_tools.sim"])
+        cmd += ["--device-dir", str(device_dir)]
         if main is not None:
             cmd += ["--main", str(main)]
         cmd += list(extra)
-        self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(cmd, cwd=str(cwd or REPO), env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
         line = self.proc.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)

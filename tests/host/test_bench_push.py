@@ -35,7 +35,7 @@ def test_the_esptool_row_flashes_a_clock_and_reports_its_bounds(tmp_path, capsys
     for measured, wire_s, esptool_bytes, link_bytes, flash_s in bounds:
         # the whole list crossed the wire to each clock (esptool compresses it) ...
         assert int(esptool_bytes) > len(zlib.compress(NEW, 9))
-        assert int(link_bytes) > 0                       # staging and adoption over the link
+        assert int(link_bytes) > 0                       # the partition asked for, the adoption
         # ... and the bound counts those bytes at no more than esptool's rate
         assert float(wire_s) >= int(esptool_bytes) * 10 / 921600 - 0.05
         assert float(flash_s) > 0 and float(measured) > 0

@@ -51,6 +51,37 @@ def test_progress_lines_and_table():
     assert fleet.exit_code(results) == 1 and fleet.exit_code(results[:1]) == 0
 
 
+class _FakeLink:
+    def __init__(self, info):
+        self.device_info = info
+
+    def config_get(self):
+        return {"table": self.device_info["table"], "referee_pin": "4711"}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_devices_shows_a_clock_that_cannot_save(monkeypatch, capsys):
+    # INFO's storage field: a line in the table and a warning for each clock concerned
+    infos = {"/dev/a": {"table": "Saal-B-12345", "storage": "log_full", "lines_lost": 28},
+             "/dev/b": {"table": "T2", "storage": "not_saving", "lines_lost": 0},
+             "/dev/c": {"table": "T3", "storage": "", "lines_lost": 0}}
+    monkeypatch.setattr(cli, "_link", lambda args, port: _FakeLink(infos[port]))
+    code = cli.main(["devices", "--port", "/dev/a", "--port", "/dev/b", "--port", "/dev/c"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    rows = {l.split()[0]: " ".join(l.split()) for l in out.splitlines() if l.startswith("/dev/")}
+    # ... game, storage, referee PIN
+    assert rows["/dev/a"].endswith(" no log full, 28 log lines lost set")
+    assert rows["/dev/b"].endswith(" no not saving set") and rows["/dev/c"].endswith(" no ok set")
+    assert "warning: /dev/a (table Saal-B-12345): log full, 28 log lines lost" in err
+    assert "warning: /dev/b (table T2): not saving" in err and "warning: /dev/c" not in err
+
+
 def _rigs(tmp_path, *argsets, files=None):
     return [Rig(tmp_path / f"dev{i}", args=a + ("--id", f"c10c{i:04d}"),
                 files={"lexicon.dawg": OLD, **(files or {})}) for i, a in enumerate(argsets)]
@@ -70,7 +101,7 @@ def test_devices_push_config_logs_on_a_fleet(tmp_path, capsys):
         assert "c10c0000" in out and "c10c0002" in out and "old-list" in out
         assert "3 of 4 devices succeeded" in out and "FAILED" in out
         row = [l for l in out.splitlines() if "c10c0001" in l][0].split()
-        assert row[-2:] == ["yes", "DEFAULT"]                            # game, referee PIN
+        assert row[-3:] == ["yes", "-", "DEFAULT"]          # game, storage, referee PIN
 
         image = tmp_path / "new.dawg"
         image.write_bytes(NEW)

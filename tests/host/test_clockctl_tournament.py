@@ -96,7 +96,7 @@ def test_a_round_run_with_clockctl(clocks, tmp_path):
     assert "default referee PIN" not in r.stderr
     r = clockctl("devices", *every)
     row = table_row(r.stdout, a.link_port)
-    assert row[2] == "12" and "fixture-de" in row and row[-3:] == ["no", "game", "set"]
+    assert row[2] == "12" and "fixture-de" in row and row[-4:] == ["no", "game", "ok", "set"]
     assert row[3] != table_row(r.stdout, b.link_port)[3]                    # two chip ids
     assert "fixture-de" in r.stdout and " 13 " in r.stdout                  # the word count
     assert "3.90 V 75%" in r.stdout and table_row(r.stdout, b.link_port)[2] == "13"

@@ -16,3 +16,24 @@ def test_random_presses_in_every_phase_never_strand_the_clock(tmp_path):
     assert figures["presses"] >= PRESSES
     assert figures["bursts_by_phase"].get("referee-decides", 0) >= 3
     assert len(figures["bursts_by_phase"]) >= 10, figures
+
+
+STORAGE_PRESSES = 300
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("storage, said", [("flash_full", "log_full"),
+                                           ("nvs_failing", "not_saving")])
+def test_random_presses_with_a_full_flash_or_a_failing_nvs_never_strand_the_clock(
+        tmp_path, storage, said):
+    # the storage fails from the start to the end: the game goes on all the same, and
+    # the device says so
+    figures = fault_presses.run(STORAGE_PRESSES, seed=20261127, folder=tmp_path / "device",
+                                storage=storage)
+    assert figures["presses"] >= STORAGE_PRESSES and len(figures["bursts_by_phase"]) >= 8
+    assert figures["storage"] == said
+    if storage == "flash_full":
+        assert figures["lines_lost"] > 0
+        assert not (tmp_path / "device" / "logs" / "games.jsonl").exists()
+    else:
+        assert figures["failed_saves"] > 0 and figures["log_records"] > 0

@@ -1,117 +1,140 @@
 """clockctl flash-lexicon: esptool's own write-flash through the simulated chip's serial
-download mode (host_tools/sim/romloader.py, tests/host/bootrig.py), then the firmware
-(real MicroPython, files in LittleFS on the fake flash) checks and adopts the list."""
+download mode (host_tools/sim/romloader.py, tests/host/bootrig.py) into the word list
+partition not in use, then the firmware (real MicroPython, files in LittleFS on the fake
+flash, the partitions through the esp32.Partition fake) checks the list and switches."""
+
+from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from host_tools import cli
+from host_tools import cli, partitions
 from host_tools.image import list_image
 from host_tools.link import Link
-from tests.host.bootrig import BootRig
+from tests.host.bootrig import BootRig, wroom_table, write_layout
 from tests.host.linkrig import wait_for
 from tests.host.test_link_pty import NEW, OLD
 from wordlist_packer.image import Image
 
 NEW_NAME, OLD_NAME = Image(NEW).name, Image(OLD).name
+FLASH = 4 << 20
+# The lean target's partitions as `clockctl flash` writes them: its board's table, the
+# word list partitions lexa and lexb after it, the filesystem after those.
+TABLE = wroom_table()
+VFS = partitions.filesystem(TABLE, FLASH)
+# A clock provisioned before the word list had partitions: MicroPython's default table.
+OLD_TABLE = partitions.MICROPYTHON_4MB
 
 
-def _clock(tmp_path, *extra):
-    rig = BootRig(tmp_path / "dev", args=("--flash", "--id", "c10cf1a5") + extra).start()
-    with Link(rig.port, timeout=3.0) as link:       # the clock starts with the old list
-        link.push_lexicon(OLD)
-        assert link.config_set({"table": 12})["ok"]
+def clock(folder: Path, *extra, table=TABLE, old_list: bool = True) -> BootRig:
+    """A clock of the lean target, running, with the old list sent over the link."""
+    write_layout(folder, table, FLASH)
+    rig = BootRig(folder, args=("--flash", "--id", "c10cf1a5") + extra,
+                  flash_size=FLASH).start()
+    if old_list:
+        with Link(rig.port, timeout=3.0) as link:
+            link.push_lexicon(OLD, force=True)
+            assert link.config_set({"table": 12})["ok"]
     return rig
 
 
-def _files(rig):
+def vfs_image(rig, size: int = VFS.size) -> bytes:
     data = (rig.folder / "flash-vfs.bin").read_bytes()
-    return list_image(data + b"\xff" * (0x200000 - len(data)))
+    return data + b"\xff" * (size - len(data))
 
 
-def _file(rig, name):
-    """One file of the clock's filesystem (after a pulled cable lexicon.new may name
-    blocks that never arrived: reading everything would trip over it)."""
-    from littlefs import LittleFS
-
-    data = (rig.folder / "flash-vfs.bin").read_bytes()
-    fs = LittleFS(block_size=4096, block_count=512, mount=False)
-    fs.context.buffer[:] = data + b"\xff" * (0x200000 - len(data))
-    fs.mount()
-    with fs.open(name, "rb") as f:
-        return f.read()
+def files(rig, size: int = VFS.size) -> dict[str, bytes]:
+    return list_image(vfs_image(rig, size))
 
 
-def _retry_works(rig, tmp_path, capsys):
-    """After a failed write the clock is whole: the same command then succeeds."""
-    rig.damage_blocks, rig.pull_block = set(), None
-    image = tmp_path / "new.dawg"
-    code = cli.main(["flash-lexicon", str(image), "--target", "wroom", "--port", rig.port])
-    assert code == 0, capsys.readouterr().out
-    assert _files(rig)["lexicon.dawg"] == NEW
+def flash(rig, image: bytes, tmp_path, *extra) -> tuple[int, str]:
+    path = tmp_path / "new.dawg"
+    path.write_bytes(image)
+    code = cli.main(["flash-lexicon", str(path), "--target", "wroom", "--port", rig.port,
+                     *extra])
+    return code, path
 
 
-def _listed(rig):
+def listed(rig) -> dict:
     wait_for(lambda: rig.alive() and rig.loader is None, 20, "the clock to start again")
     with Link(rig.port, timeout=3.0) as link:
-        return link.info()["lexicon"]["name"]
+        return link.info()
 
 
-def test_esptool_writes_the_list_and_the_firmware_adopts_it(tmp_path, capsys):
-    rig = _clock(tmp_path)
+def test_esptool_writes_the_free_partition_and_the_firmware_switches(tmp_path, capsys):
+    rig = clock(tmp_path / "dev")
     try:
-        image = tmp_path / "new.dawg"
-        image.write_bytes(NEW)
-        code = cli.main(["flash-lexicon", str(image), "--target", "wroom", "--port", rig.port])
+        before = files(rig)
+        code, _ = flash(rig, NEW, tmp_path)
         out = capsys.readouterr().out
         assert code == 0, out
         row = out.splitlines()[1].split()
-        assert row[:3] == [rig.port, "ok", NEW_NAME], out
+        assert row[:4] == [rig.port, "ok", NEW_NAME, "2024.1"], out
+        assert "lexa" in row, out
         assert rig.sessions == 1
         [loader] = rig.loaders
-        # esptool asks twice for what the ESP32 lacks (chip id, security info), nothing else
         assert set(loader.errors) == {"GET_SECURITY_INFO (not on the ESP32)"}
-        # only what the list needs: its blocks and the directory's, not the partition
-        assert len(NEW) <= loader.written < len(NEW) + 8 * 4096
-        files = _files(rig)
-        assert files["lexicon.dawg"] == NEW
-        assert "lexicon.new" not in files and "lexicon.job" not in files
-        assert json.loads(files.get("config.json", b"{}")).get("table") == 12, sorted(files)
-        assert _listed(rig) == NEW_NAME
-    finally:
-        rig.stop()
+        # esptool wrote the list into lexa and nothing else: not one byte of the filesystem
+        assert len(NEW) <= loader.written < len(NEW) + 4096
+        lexa = next(p for p in TABLE if p.label == "lexa")
+        assert [at for at, _ in loader.regions] == [lexa.offset]
+        lexa = (rig.folder / "flash-lexa.bin").read_bytes()
+        assert lexa[:len(NEW)] == NEW
+        after = files(rig)
+        assert after["lexicon.slot"] == b"lexa"
+        assert after["lexicon.dawg"] == before["lexicon.dawg"] == OLD   # the file list stays
+        assert json.loads(after["config.json"])["table"] == 12
+        info = listed(rig)
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexa")
 
+        # the next list goes into lexb while lexa's is in use, then lexb's is
+        code, _ = flash(rig, OLD, tmp_path)
+        assert code == 0, capsys.readouterr().out
+        assert files(rig)["lexicon.slot"] == b"lexb"
+        assert (rig.folder / "flash-lexa.bin").read_bytes()[:len(NEW)] == NEW
+        info = listed(rig)
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (OLD_NAME, "lexb")
 
-def _failed_write(tmp_path, capsys, **fault):
-    rig = _clock(tmp_path)
-    try:
-        for name, value in fault.items():
-            setattr(rig, name, value)
-        image = tmp_path / "new.dawg"
-        image.write_bytes(NEW)
-        code = cli.main(["flash-lexicon", str(image), "--target", "wroom", "--port", rig.port,
-                         "--reconnect", "5"])
-        out = capsys.readouterr().out
-        assert code == 1, out
-        rig.relay.cut = False                  # the cable goes back in
-        assert _listed(rig) == OLD_NAME
-        assert _file(rig, "lexicon.dawg") == OLD
-        loaders = list(rig.loaders)
-        _retry_works(rig, tmp_path, capsys)
-        return out, loaders
+        # a list sent over the link takes over from the partition's
+        with Link(rig.port, timeout=3.0) as link:
+            link.push_lexicon(NEW)
+            assert link.info()["lexicon"]["slot"] is None
+        assert "lexicon.slot" not in files(rig)
     finally:
         rig.stop()
 
 
 def test_a_damaged_block_is_refused_and_sent_again(tmp_path, capsys):
-    rig = _clock(tmp_path)
+    rig = clock(tmp_path / "dev")
     try:
         rig.damage_blocks = {2}
-        image = tmp_path / "new.dawg"
-        image.write_bytes(NEW)
-        code = cli.main(["flash-lexicon", str(image), "--target", "wroom", "--port", rig.port])
+        code, _ = flash(rig, NEW, tmp_path)
         assert code == 0, capsys.readouterr().out
         assert sum(e.endswith("bad data checksum") for e in rig.loaders[0].errors) == 1
-        assert _files(rig)["lexicon.dawg"] == NEW
+        assert listed(rig)["lexicon"]["name"] == NEW_NAME
+    finally:
+        rig.stop()
+
+
+def _failed_write(tmp_path, capsys, **fault):
+    rig = clock(tmp_path / "dev")
+    try:
+        for name, value in fault.items():
+            setattr(rig, name, value)
+        code, _ = flash(rig, NEW, tmp_path, "--reconnect", "5")
+        out = capsys.readouterr().out
+        assert code == 1, out
+        rig.relay.cut = False                  # the cable goes back in
+        info = listed(rig)
+        assert info["lexicon"]["name"] == OLD_NAME and info["lexicon"]["slot"] is None
+        assert files(rig)["lexicon.dawg"] == OLD
+        loaders = list(rig.loaders)
+        # the clock is whole: the same command then succeeds
+        rig.damage_blocks, rig.pull_block = set(), None
+        code, _ = flash(rig, NEW, tmp_path)
+        assert code == 0, capsys.readouterr().out
+        assert listed(rig)["lexicon"]["name"] == NEW_NAME
+        return out, loaders
     finally:
         rig.stop()
 
@@ -129,14 +152,77 @@ def test_a_cable_pulled_mid_write_keeps_the_old_list(tmp_path, capsys):
 
 
 def test_refused_while_a_game_is_in_progress(tmp_path, capsys):
-    rig = BootRig(tmp_path / "dev", args=("--flash", "--game")).start()
+    rig = clock(tmp_path / "dev", "--game", old_list=False)
     try:
-        image = tmp_path / "new.dawg"
-        image.write_bytes(NEW)
-        code = cli.main(["flash-lexicon", str(image), "--target", "wroom", "--port", rig.port])
+        code, _ = flash(rig, NEW, tmp_path)
         out = capsys.readouterr().out
         assert code == 1
         assert "a game is in progress (--force" in out
         assert rig.sessions == 0 and rig.alive()      # esptool never ran
+    finally:
+        rig.stop()
+
+
+def test_force_during_a_game_switches_the_list_and_the_game_goes_on(tmp_path, capsys):
+    rig = clock(tmp_path / "dev", "--game")
+    try:
+        assert listed(rig)["game"] is True
+        code, _ = flash(rig, NEW, tmp_path, "--force")
+        out = capsys.readouterr().out
+        assert code == 0, out
+        row = out.splitlines()[1].split()
+        assert row[:3] == [rig.port, "ok", NEW_NAME] and "goes" in row, out
+        assert rig.sessions == 1
+        info = listed(rig)
+        assert info["game"] is True                   # the recovered game goes on
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexa")
+    finally:
+        rig.stop()
+
+
+def test_a_clock_of_the_older_layout_is_told_to_reflash_and_nothing_is_written(tmp_path,
+                                                                                capsys):
+    rig = clock(tmp_path / "dev", table=OLD_TABLE)
+    try:
+        before = vfs_image(rig, 0x200000)
+        code, _ = flash(rig, NEW, tmp_path)
+        out = capsys.readouterr().out
+        assert code == 1, out
+        assert "no word list partitions" in out and "reflash it with clockctl flash" in out
+        assert rig.sessions == 0 and rig.alive()      # esptool never ran
+        assert vfs_image(rig, 0x200000) == before
+    finally:
+        rig.stop()
+
+
+def test_a_list_too_large_for_the_partition_is_refused_before_writing(tmp_path, capsys):
+    rig = clock(tmp_path / "dev", table=wroom_table(0x2000))
+    try:
+        code, _ = flash(rig, NEW, tmp_path)
+        out = capsys.readouterr().out
+        assert code == 1, out
+        assert "does not fit the clock's lexa partition (8192 bytes)" in out
+        assert rig.sessions == 0
+    finally:
+        rig.stop()
+
+
+def test_a_clock_logging_all_the_time_keeps_every_line_with_the_polish_list(tmp_path, capsys):
+    """The race: the clock appends to its game log as fast as it can while the Polish
+    list is written, three times (bench/bench_lexflash.py runs it twenty times)."""
+    from tests.host import lexflash_race
+    from tests.host.memory_game import polish_image
+
+    image = polish_image()
+    rig = lexflash_race.busy_clock(tmp_path / "dev")
+    try:
+        slots = []
+        for _ in range(3):
+            r = lexflash_race.run(rig, image, tmp_path)
+            slots.append(r["slot"])
+        capsys.readouterr()
+        assert slots == ["lexa", "lexb", "lexa"]
+        assert r["starts"] >= 4                       # the first start and three restarts
+        assert files(rig)["config.json"] and json.loads(files(rig)["config.json"])["table"] == 12
     finally:
         rig.stop()

@@ -1,5 +1,5 @@
 """Provisioning: the firmware .bin read and checked against the target (chip, app
-descriptor, MicroPython version and board, ROMFS partition), the chip asked what it is
+descriptor, MicroPython version and board, the frozen firmware's modules), the chip asked what it is
 (chip, PSRAM, flash), and one plan of every byte that `clockctl image` writes to files
 and `clockctl flash` writes to the chip.  The firmware files are real ESP-IDF images,
 made by esptool's own elf2image and merge-bin (tests/host/esp_firmware.py); no chip is
@@ -77,7 +77,8 @@ def test_esptool_made_firmware_is_read_chip_descriptor_version_board(fw):
     assert oct_.board == "Generic ESP32S3 module with Octal-SPIRAM"
     wroom = appimage.read(fw["wroom"].read_bytes())
     assert (wroom.chip, wroom.base) == ("esp32", 0x1000)
-    assert wroom.partition("romfs").offset == 0x1E0000
+    assert wroom.board == "Tileclock ESP32-WROOM" and wroom.partition("romfs") is None
+    assert wroom.app.size == 0x210000                # the frozen firmware's room
     # esptool's own reader agrees that these are valid images
     out = subprocess.run([sys.executable, "-m", "esptool", "--chip", "esp32s3", "image-info",
                           str(fw["s3"])], capture_output=True, text=True).stdout
@@ -99,7 +100,7 @@ def test_damaged_or_foreign_files_are_refused_with_a_reason(fw, tmp_path):
     ("wroom", "s3", "for the ESP32, --target s3 is an ESP32-S3"),
     ("s3", "wroom", "for the ESP32-S3, --target wroom is an ESP32"),
     ("s3-old", "s3", "MicroPython 1.25.0 is too old"),
-    ("esp32-stock", "wroom", "no 'romfs' partition"),
+    ("esp32-stock", "wroom", "the stock Generic ESP32 module image, without the firmware"),
     ("c3", "s3", "for the ESP32-C3"),
 ])
 def test_unsupported_firmware_is_refused_naming_what_is_supported(fw, kind, target, message):
@@ -108,7 +109,15 @@ def test_unsupported_firmware_is_refused_naming_what_is_supported(fw, kind, targ
     text = str(e.value)
     assert message in text
     assert "--target s3: ESP32-S3 N8R2 with the stock ESP32_GENERIC_S3 image" in text
-    assert "--target wroom: ESP32-WROOM-32E with ESP32_GENERIC built with ROMFS" in text
+    assert "--target wroom: ESP32-WROOM-32E with the TILECLOCK_WROOM image" in text
+
+
+def test_a_wroom_image_of_another_firmware_is_refused(fw):
+    """The lean target's image has the firmware frozen in it: one whose frozen modules
+    lack one of the firmware here was built from another firmware."""
+    with pytest.raises(flashing.FlashError, match="lacks 1 module.*clock/engine.py.*build "
+                                                  "the image again"):
+        flashing.plan("wroom", fw["wroom-old"].read_bytes())
 
 
 def test_the_chip_on_the_port_must_match_the_image():
@@ -132,7 +141,7 @@ def test_the_chip_on_the_port_must_match_the_image():
     assert wroom["chip"] == "esp32"
     with pytest.raises(flashing.FlashError, match="is an ESP32, --target s3 needs an ESP32-S3"):
         flashing.check_device(wroom, "s3", quad)
-    flashing.check_device(wroom, "wroom", {"variant": "ESP32_GENERIC with ROMFS", "psram": None})
+    flashing.check_device(wroom, "wroom", {"variant": "TILECLOCK_WROOM", "psram": None})
 
 
 def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
@@ -165,15 +174,30 @@ def test_flash_writes_exactly_what_image_writes(fw, tmp_path, monkeypatch):
         assert cli.main(["image", "--target", target, "--firmware", str(fw[kind]),
                          "--lexicon", str(lex), "--out", str(out)]) == 0
         fw_info = appimage.read(fw[kind].read_bytes())
-        # the filesystem after the last partition: 0x200000, after the lean target's
-        # 256 KB romfs partition 0x220000 (boards/TILECLOCK_WROOM/partitions-tileclock.csv)
-        vfs_at = 0x220000 if target == "wroom" else 0x200000
-        expect = {fw_info.base: fw[kind].read_bytes(), vfs_at: (out / "vfs.bin").read_bytes()}
-        if target == "wroom":
-            expect[0x1E0000] = (out / "romfs.bin").read_bytes()
+        # the firmware's table gets the word list partitions lexa and lexb after its last
+        # partition (0x200000; after the lean target's larger factory app 0x220000,
+        # boards/TILECLOCK_WROOM/partitions-tileclock.csv): 1 MB each on the S3, 800 KB on
+        # the WROOM; the filesystem is the flash after them
+        lexa_at = 0x220000 if target == "wroom" else 0x200000
+        vfs_at = 0x3B0000 if target == "wroom" else 0x400000
+        patched = (out / "firmware.bin").read_bytes()
+        table = partitions.from_firmware(patched, fw_info.base)
+        assert [(p.label, p.offset, p.size) for p in table[-2:]] == [
+            ("lexa", lexa_at, vfs_at - lexa_at >> 1), ("lexb", lexa_at + (vfs_at - lexa_at >> 1),
+                                                       vfs_at - lexa_at >> 1)]
+        assert table[:-2] == fw_info.table
+        # only the table differs from the firmware as given
+        original = fw[kind].read_bytes()
+        at = 0x8000 - fw_info.base
+        assert patched[:at] == original[:at] and patched[at + 0xC00:] == original[at + 0xC00:]
+        expect = {fw_info.base: patched, lexa_at: lex.read_bytes(),
+                  vfs_at: (out / "vfs.bin").read_bytes()}
         assert written == expect
+        assert sorted(p.name for p in out.glob("*.bin")) == ["firmware.bin", "lexa.bin", "vfs.bin"]
         files = image.list_image(expect[vfs_at])
-        assert files["lexicon.dawg"] == lex.read_bytes()
+        assert "lexicon.dawg" not in files and files["lexicon.slot"] == b"lexa"
+        # the firmware as given still boots: esptool reads the patched image as the chip would
+        assert appimage.read(patched).app == fw_info.app
 
 
 def test_a_refused_device_is_not_written(fw, monkeypatch, capsys):
@@ -194,7 +218,33 @@ def test_merge_bin_gives_the_whole_flash_from_the_bootloader_on(fw, tmp_path):
     data = merged.read_bytes()
     base = 0x1000
     assert data[:len(p.image("firmware"))] == p.image("firmware")
-    assert data[0x1E0000 - base:0x1E0000 - base + len(p.image("romfs"))] == p.image("romfs")
-    assert data[0x220000 - base:] == p.image("vfs")
+    assert [w.label for w in p.writes] == ["firmware", "vfs"]
+    assert data[0x3B0000 - base:] == p.image("vfs")
     table = partitions.parse(data[0x8000 - base:0x8000 - base + 0xC00])
-    assert table == esp_firmware.TABLE_TILECLOCK_WROOM
+    assert table == p.table == partitions.with_lexicon_slots(
+        esp_firmware.TABLE_TILECLOCK_WROOM, 0xC8000)
+
+
+def test_the_word_list_partitions_follow_the_firmwares_own(fw, monkeypatch):
+    """lexa and lexb after the firmware's last partition; the filesystem is what is left."""
+    s3 = partitions.with_lexicon_slots(esp_firmware.TABLE_4MIB_PLUS, 0x100000)
+    assert [(p.label, p.type, p.subtype, p.offset, p.size) for p in s3[-2:]] == [
+        ("lexa", 1, 0x06, 0x200000, 0x100000), ("lexb", 1, 0x06, 0x300000, 0x100000)]
+    for flash, size in ((8 * MIB, 4 * MIB), (16 * MIB, 12 * MIB)):          # N8R2, N16R8
+        vfs = partitions.filesystem(s3, flash)
+        assert (vfs.offset, vfs.size) == (0x400000, size)
+    # a table that has them is kept; half of them, or a named filesystem, is refused
+    assert partitions.with_lexicon_slots(s3, 0x100000) == s3
+    with pytest.raises(PartitionError, match="has lexa but not lexb"):
+        partitions.with_lexicon_slots(s3[:-1], 0x100000)
+    with pytest.raises(PartitionError, match="names its filesystem"):
+        partitions.with_lexicon_slots(partitions.MICROPYTHON_4MB, 0x100000)
+    # the Polish list (750 KB) fits the lean target's 800 KB partitions
+    p = flashing.plan("wroom", fw["wroom"].read_bytes())
+    assert [(w.label, w.offset) for w in p.writes] == [
+        ("firmware", 0x1000), ("vfs", 0x3B0000)]
+    assert p.vfs.size == 320 * 1024
+    # partitions that leave too little filesystem are refused before anything is written
+    monkeypatch.setitem(flashing.targets_mod.TARGETS["wroom"], "lexicon_slot", 0xE0000)
+    with pytest.raises(flashing.FlashError, match="would be 128 KB, at least 192 KB"):
+        flashing.plan("wroom", fw["wroom"].read_bytes())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import image, romfs
+from host_tools import image
 from tests.host.linkrig import micropython_binary
 from wordlist_packer.normalise import Profile
 from wordlist_packer.pipeline import build_from_lines
@@ -56,13 +56,13 @@ def test_s3_image_holds_the_firmware_in_slot_a_and_the_data_beside_it(lexicon):
                                                            "hwconfig.mpy")
 
 
-def test_wroom_image_has_no_code_on_the_filesystem_and_its_rom_has_the_wroom_pins(lexicon):
-    files = image.list_image(image.build_image(SIZE, "wroom", lexicon=lexicon))
-    assert set(files) == {"main.py", "boot.py", "lexicon.dawg"}
-    rom = romfs.rom_files("wroom")
-    assert {k[:-4] for k in rom} == _device_sources("wroom") | {"lib/ssd1306"}
-    assert rom["hwconfig.mpy"] == image.compile_mpy(FIRMWARE / "hwconfig_wroom.py",
-                                                    "/rom/hwconfig.mpy")
+def test_wroom_image_has_no_code_on_the_filesystem_the_image_freezes_it(lexicon):
+    files = image.list_image(image.build_image(SIZE, "wroom", lexicon=lexicon,
+                                               config={"lang": "pl"}))
+    assert set(files) == {"config.json", "lexicon.dawg"}
+    # what the TILECLOCK_WROOM image must freeze instead (tests/host/test_frozen_manifest.py)
+    assert {n[:-3] for n in image.frozen_names("wroom")} == \
+        _device_sources("wroom") | {"boot", "main", "ssd1306"}
 
 
 def test_micropython_mounts_the_s3_image_and_boot_py_puts_slot_a_on_the_path(lexicon, tmp_path):

@@ -1,11 +1,17 @@
-"""A Ctrl-C (0x03) on the clock's serial port during a game.
+"""A Ctrl-C (0x03) on the clock's serial port during a game, and at every moment of boot.
 
 On the chip the UART/USB driver turns 0x03 into KeyboardInterrupt in the running program
 unless micropython.kbd_intr(-1) was called; the simulated port does the same
 (host_tools/sim/wire.py).  The firmware's link task turns Ctrl-C off while it owns stdin
-(firmware/link/server.py), so the game goes on; a firmware that leaves it on stops."""
+(firmware/link/server.py), so the game goes on; a firmware that leaves it on stops.
+Before the link task starts, boot.py and main.py turn it off at their first lines
+(MicroPython turns it on for each of them: the simulator runs them as the chip does,
+host_tools/fakes/sim_board.py)."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import pytest
 import serial
@@ -73,12 +79,15 @@ def test_ctrl_c_on_the_link_does_not_stop_the_game(device_dir, tmp_path):
 
 def test_without_kbd_intr_a_ctrl_c_stops_the_firmware(device_dir, tmp_path):
     # A firmware that gives Ctrl-C back while the game runs: what the chip then does.
+    # (It keeps giving it back: the link's server turns it off when a host first speaks.)
     main = tmp_path / "ctrl_c_main.py"
     main.write_text("import asyncio, micropython, app\n"
                     "async def ctrl_c_on():\n"
                     "    await asyncio.sleep_ms(200)\n"
-                    "    micropython.kbd_intr(3)\n"
                     "    print('Ctrl-C is on')\n"
+                    "    while True:\n"
+                    "        micropython.kbd_intr(3)\n"
+                    "        await asyncio.sleep_ms(20)\n"
                     "app.run(extra=(ctrl_c_on(),))\n")
     sim = Sim(device_dir, main=main, extra=["--link-pty", str(tmp_path / "usb")])
     try:
@@ -89,4 +98,48 @@ def test_without_kbd_intr_a_ctrl_c_stops_the_firmware(device_dir, tmp_path):
         assert any("KeyboardInterrupt" in line for line in state["log"]), state["log"]
         assert state["link"]["interrupts"] == 1
     finally:
+        sim.stop()
+
+
+BOOTS = 5
+
+
+def test_ctrl_c_at_every_moment_of_boot_does_not_stop_the_clock(device_dir, tmp_path):
+    from tests.host.test_link_stalled_host import _info
+
+    sim = Sim(device_dir, extra=["--link-pty", str(tmp_path / "usb")])
+    stop = threading.Event()
+    sent = [0]
+
+    def burst():
+        # 0x03 every millisecond from before the first boot to after the last
+        with serial.serial_for_url(sim.link_port, baudrate=115200, timeout=0.1) as ser:
+            while not stop.is_set():
+                ser.write(b"\x03")
+                sent[0] += 1
+                time.sleep(0.001)
+
+    sender = threading.Thread(target=burst, daemon=True)
+    try:
+        sender.start()
+        for boot in range(1, BOOTS + 1):
+            sim.wait_for(lambda s: s["boots"] == boot and s["link"]["device"],
+                         what="boot %d" % boot)
+            taken = sim.state()["link"]["to_device"]
+            info = _info(sim.link_port)          # the link task owns stdin
+            assert info["proto"] == 1
+            state = sim.state()
+            assert state["link"]["to_device"] > taken + 20, state["link"]  # 0x03 all along
+            assert state["boots"] == boot and state["link"]["interrupts"] == 0, state["log"]
+            if boot < BOOTS:
+                sim.post("/api/power-cut", {})
+        stop.set()
+        sender.join(timeout=5)
+        state = sim.state()
+        assert state["boots"] == BOOTS and state["status"] == "running", state["log"]
+        assert state["link"]["interrupts"] == 0
+        assert [r["why"] for r in state["resets"]] == ["power cut"] * (BOOTS - 1), state["resets"]
+        assert not any("KeyboardInterrupt" in line for line in state["log"]), state["log"]
+    finally:
+        stop.set()
         sim.stop()
