@@ -122,7 +122,7 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
         meta.version, "list version")
     for t, lo, b in zip(meta.tiles, lower, meta.blank_only):
         var += bytes([BLANK_ONLY if b else 0]) + _pstr(t, "tile") + _pstr(lo, "tile")
-    var_len = len(var) + 1 + 4 * resident     # and the resident pages (at most)
+    var_len = len(var) + 1                    # and the count of resident pages
     fixed_len = TABLES_OFF + var_len + 4 + 4 * (T + 1) + (T + 1)
     if fixed_len > MAX_HEADER:
         raise HeaderTooLong(f"the header needs {fixed_len} bytes for the tile table and "
@@ -157,6 +157,7 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
         return head + struct.pack("<I", zlib.crc32(head))
 
     data = header(()) + phys
+    resident = min(resident, (MAX_HEADER - hlen) // 4)   # as many as the header holds
     if resident and g.words:
         from .pagereads import hot_pages
 
