@@ -481,6 +481,8 @@ def _open(source, cache_bytes, verify, verified, record, resident_bytes):
         lex = Lexicon(source, cache_bytes, verify, verified, resident_bytes)
     except Exception as e:
         source.close()
+        if record is not None and isinstance(e, LexiconError) and e.kind == "damaged":
+            forget_record(record)   # a resident page, say: the next start checks it all
         raise e
     if record is not None:
         if lex.verified_now:
