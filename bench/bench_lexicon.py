@@ -96,23 +96,26 @@ def measure(image, queries_path, cache_bytes, expected_path):
         raise SystemExit(1)
 
 
-def cold_figures(img, path, cache_bytes, resident=0):
-    """Page reads of every word of the image, cold cache (wordlist_packer.pagereads);
-    resident: that many of the pages most words read kept besides the cache."""
+def cold_figures(img, path, cache_bytes, resident=None):
+    """Page reads of every word of the image, cold cache (wordlist_packer.pagereads),
+    beside the first `resident` pages the header names resident (None: all of them, the
+    reader of a board with the RAM for them; 0: none)."""
     import time
 
-    from wordlist_packer.pagereads import cache_slots, cold_reads, hot_pages, summary
+    from wordlist_packer.pagereads import cache_slots, cold_reads, summary
 
     slots = cache_slots(img, cache_bytes)
     start = time.process_time()
-    pages = hot_pages(img, resident) if resident else ()
+    if resident is None:
+        resident = len(img.resident)
+    pages = img.resident[:resident]
     hist, worst = cold_reads(img, slots, resident=pages)
     s = summary(hist)
     over = sum(n for k, n in hist.items() if k > 16)
     word = "".join(img.tile_strings[t] for t in worst)
-    if resident:
-        print("%s with the %d pages most words read resident (%d B more RAM): %s" % (
-            path.name, resident, resident * ((1 << img.page_shift) + 16), pages))
+    print("%s with %d of the %d pages its header names resident (%d B RAM besides the "
+          "cache): %s" % (path.name, len(pages), len(img.resident),
+                          len(pages) * ((1 << img.page_shift) + 16), pages))
     print("%s cold: %d words, page reads mean %.2f, worst %d (targets <= 6, <= 16); "
           "%d words need more than 16; cache %d slots; %d pages; worst word %s "
           "(%.0f s CPU)" % (path.name, s["words"], s["mean"], s["worst"], over, slots,
@@ -141,8 +144,8 @@ def prepare(argv):
     ap.add_argument("--queries", type=int, default=20000)
     ap.add_argument("--cache", type=int, default=4096)
     ap.add_argument("--resident", type=int, nargs="*", default=[], metavar="K",
-                    help="also: the cold figures of a reader that kept the K pages most words "
-                    "read resident besides its cache (the trade-off of pinning pages)")
+                    help="also: the cold figures of a reader that keeps only the first K of "
+                    "the pages the header names resident (a board with less RAM; 0: none)")
     ap.add_argument("--cold-only", action="store_true",
                     help="only the cold page reads of every word, no MicroPython run")
     args = ap.parse_args(argv)

@@ -7,4 +7,4 @@ from .image import Image, ImageError
 from .normalise import Profile
 
 __all__ = ["Image", "ImageError", "Profile", "__version__"]
-__version__ = "2.0"
+__version__ = "3.0"

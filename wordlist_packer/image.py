@@ -1,4 +1,4 @@
-"""Writing and reading the word graph image (format 2.0, see docs/wordlist-format.md)."""
+"""Writing and reading the word graph image (format 3.0, see docs/wordlist-format.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .graph import CODE_BASE, Graph
 from .pages import CHECK, paginate, unpaginate
 
 MAGIC = b"TCLX"
-MAJOR = 2
+MAJOR = 3
 MINOR = 0
 PREFIX = struct.Struct("<4sBBHII")          # magic, major, minor, header length, body offset, body length
 # body crc, words, arcs, nodes, jumps, root, shortest, longest, T, page shift, align shift,
@@ -28,6 +28,9 @@ PAGE_SHIFT = 8          # 256-byte pages: the device's cache blocks
 PAGE_SHIFTS = (7, 8, 10, 11, 12)   # the page sizes whose check can be solved (pages.py)
 MAX_TILES = 250
 BLANK_ONLY = 1
+RESIDENT_PAGES = 32     # pages the header names for a reader to keep in RAM (section 2)
+MAX_RESIDENT = 255
+HOT_SAMPLE = 20_000     # words whose lookups choose those pages
 MAX_JUMPS = 64          # jumps followed in one node before the image counts as damaged
 KIND_NAMES = ("sink", "next", "rel", "group", "abs")
 
@@ -96,10 +99,20 @@ def _tables(body) -> bytes:
     return bytes(out)
 
 
+def _resident_table(pages) -> bytes:
+    return bytes([len(pages)]) + b"".join(struct.pack("<I", p) for p in pages)
+
+
 def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIFT,
                 align_shift: int | None = None, prefix_table: bool | None = None,
-                rounds: tuple[int, int] = (4, 8)) -> bytes:
+                rounds: tuple[int, int] = (4, 8), resident: int = RESIDENT_PAGES,
+                sample=None) -> bytes:
+    """resident: how many pages the header names as the ones most lookups read (a
+    reader keeps as many of them in RAM as it can afford); sample: words (tile
+    indices) whose lookups choose them, else an even sample of the list's words."""
     T = len(meta.tiles)
+    if not 0 <= resident <= MAX_RESIDENT:
+        raise ValueError(f"0 to {MAX_RESIDENT} resident pages")
     if not 1 <= T <= MAX_TILES:
         raise ValueError(f"1 to {MAX_TILES} tiles")
     if page_shift not in PAGE_SHIFTS:
@@ -109,7 +122,8 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
         meta.version, "list version")
     for t, lo, b in zip(meta.tiles, lower, meta.blank_only):
         var += bytes([BLANK_ONLY if b else 0]) + _pstr(t, "tile") + _pstr(lo, "tile")
-    fixed_len = TABLES_OFF + len(var) + 4 + 4 * (T + 1) + (T + 1)
+    var_len = len(var) + 1                    # and the count of resident pages
+    fixed_len = TABLES_OFF + var_len + 4 + 4 * (T + 1) + (T + 1)
     if fixed_len > MAX_HEADER:
         raise HeaderTooLong(f"the header needs {fixed_len} bytes for the tile table and "
                             f"strings alone; the device reads at most {MAX_HEADER}")
@@ -120,7 +134,7 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
         body = encode(g, T, align_shift=align_shift, max_contexts=contexts, progress=progress,
                       prefix_table=prefix_table, rounds=rounds)
         tables = _tables(body)
-        hlen = TABLES_OFF + len(tables) + len(var) + 4
+        hlen = TABLES_OFF + len(tables) + var_len + 4
         if hlen <= MAX_HEADER or contexts == 1:
             break
         contexts = max(1, min(contexts, len(body.s1)) // 2)   # fewer tile contexts
@@ -130,13 +144,28 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
         raise HeaderTooLong(f"header of {hlen} bytes; the device reads at most {MAX_HEADER}")
     phys = paginate(body.data, page_shift) if body.data else b""
     root = NO_ROOT if body.root < 0 else body.root
-    head = PREFIX.pack(MAGIC, MAJOR, MINOR, hlen, hlen, len(phys))
-    head += FIXED.pack(zlib.crc32(phys), g.words, body.arcs, body.nodes, body.jumps, root,
-                       min(g.min_len, 255), min(g.max_len, 255), T, page_shift, align_shift,
-                       len(body.s1), 2 if body.prefix_table else 0, 0, meta.date, meta.sha256)
-    head += tables + var
-    head += struct.pack("<I", zlib.crc32(head))
-    return head + phys
+
+    def header(pages) -> bytes:
+        table = _resident_table(pages)
+        hlen = TABLES_OFF + len(tables) + len(var) + len(table) + 4
+        head = PREFIX.pack(MAGIC, MAJOR, MINOR, hlen, hlen, len(phys))
+        head += FIXED.pack(zlib.crc32(phys), g.words, body.arcs, body.nodes, body.jumps, root,
+                           min(g.min_len, 255), min(g.max_len, 255), T, page_shift,
+                           align_shift, len(body.s1), 2 if body.prefix_table else 0, 0,
+                           meta.date, meta.sha256)
+        head += tables + var + table
+        return head + struct.pack("<I", zlib.crc32(head))
+
+    data = header(()) + phys
+    resident = min(resident, (MAX_HEADER - hlen) // 4)   # as many as the header holds
+    if resident and g.words:
+        from .pagereads import hot_pages
+
+        pages = hot_pages(Image(data, check_body=False), resident, words=sample)
+        if progress:
+            progress(f"resident pages: {len(pages)}")
+        data = header(pages) + phys
+    return data
 
 
 # ----------------------------------------------------------------------------------------
@@ -197,6 +226,10 @@ class Image:
             raise ImageError("damaged header (root address outside the body)")
         if (self.root == NO_ROOT) != (self.words == 0):
             raise ImageError("damaged header (root and word count disagree)")
+        pages = blen // step
+        if len(set(self.resident)) != len(self.resident) or \
+                any(p >= pages for p in self.resident):
+            raise ImageError("damaged header (resident pages)")
         if self.prefix_depth and 8 * PREFIX_ENTRY * T * T > self.bits_len and self.words:
             raise ImageError("damaged header (two-tile table runs past the body)")
 
@@ -251,8 +284,11 @@ class Image:
             lower.append(data[pos + 1:pos + 1 + n].decode("utf-8"))
             pos += 1 + n
             blank.append(bool(fl & BLANK_ONLY))
+        n = data[pos]
+        self.resident = list(struct.unpack_from("<%dI" % n, data, pos + 1))
+        pos += 1 + 4 * n
         if pos != hlen - 4:
-            raise ValueError("tile table does not end where the header does")
+            raise ValueError("resident pages do not end where the header does")
         self.language, self.name, self.list_version = strings
         self.tile_strings, self.tile_lower, self.blank_only = tiles, lower, blank
 
@@ -528,4 +564,5 @@ class Image:
             "prefix_table": self.prefix_depth,
             "image_length": len(self.data),
             "root": None if self.root == NO_ROOT else self.root,
+            "resident_pages": list(self.resident),
         }

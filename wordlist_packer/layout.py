@@ -9,9 +9,10 @@ section 4), before any bit is written.
    often they are reached from it: an arc with tile `t` into group `t` then stores its
    target as a small offset from the group's start, so the pointer is coded by the
    target's popularity among the arcs of that tile.
-3. *Tree nodes* (one reference) follow their parent depth first: the target of the
-   parent's last arc right after it (NEXT, no pointer), the others after that, smallest
-   first, each reached by a short forward offset (REL).
+3. *Tree nodes* (one reference) follow their parent depth first, the largest subtree
+   first (the one most words run through: a long word's path stays on few pages); the
+   target of the parent's last arc goes right after it (NEXT, no pointer) when it is that
+   largest subtree, the others are reached by forward offsets (REL).
 """
 
 from __future__ import annotations
@@ -123,10 +124,15 @@ class Layout:
                 k = kids[v]
                 if not k:
                     continue
+                # largest subtree first: the paths most words take stay together
+                rest = sorted(k, key=lambda c: (-size[c], c))
                 fk = first_kid[v]
-                rest = sorted((c for c in k if c != fk), key=lambda c: (size[c], c))
                 if fk >= 0:
-                    rest.insert(0, fk)
+                    if size[fk] == size[rest[0]]:
+                        rest.remove(fk)
+                        rest.insert(0, fk)
+                    else:
+                        first_kid[v] = -1       # the last arc points to it (REL)
                 st.extend(reversed(rest))
 
         self.group_order = []

@@ -3,8 +3,10 @@
 A model of `firmware/lexicon/reader.py`: the page the reader asks for at every arc it
 decodes (it asks when the arc starts outside the page in hand), fed to a copy of its
 cache (slots of one page each, segmented LRU: a page asked for again while cached is
-*hot* and evicted only after the cold ones, two slots kept for pages read once).
-`tests/host/test_packer_pagereads.py` checks the counts against the reader itself.
+*hot* and evicted only after the cold ones, two slots kept for pages read once), beside
+the pages the image's header names resident (the reader loads them when it opens the
+list and never reads them again). `tests/host/test_packer_pagereads.py` checks the counts
+against the reader itself.
 
 `cold_reads(img)` walks every word of the image with a cold cache per word (what a
 lookup costs after the device has looked up nothing else): the figures
@@ -27,9 +29,11 @@ def cache_slots(img: Image, cache_bytes: int = DEVICE_CACHE) -> int:
 
 
 class Cache:
-    """The reader's cache (Lexicon._fetch), counting reads."""
+    """The reader's cache (Lexicon._fetch), counting reads; resident: the pages the
+    reader holds besides it (asking for one touches nothing)."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, resident=frozenset()) -> None:
+        self.resident = resident
         self.tags = [-1] * slots
         self.stamps = [0] * slots
         self.tick = 0
@@ -37,6 +41,7 @@ class Cache:
 
     def copy(self) -> "Cache":
         c = Cache.__new__(Cache)
+        c.resident = self.resident
         c.tags = self.tags[:]
         c.stamps = self.stamps[:]
         c.tick = self.tick
@@ -44,6 +49,8 @@ class Cache:
         return c
 
     def fetch(self, page: int) -> None:
+        if page in self.resident:
+            return
         tags, stamps = self.tags, self.stamps
         self.tick = tick = self.tick + 1
         if page in tags:
@@ -154,9 +161,10 @@ class Model:
             seq.extend(pages)
         return [p for i, p in enumerate(seq) if i == 0 or p != seq[i - 1]]
 
-    def reads(self, tiles, slots: int) -> int:
-        """Page reads of one lookup with a cold cache of `slots` slots."""
-        c = Cache(slots)
+    def reads(self, tiles, slots: int, resident=None) -> int:
+        """Page reads of one lookup with a cold cache of `slots` slots, beside the
+        resident pages (None: all those the header names)."""
+        c = Cache(slots, _resident(self.img, resident))
         for p in self.fetches(tiles):
             c.fetch(p)
         return c.reads
@@ -171,39 +179,37 @@ def _dedup(seq, last):
     return out, last
 
 
-def hot_pages(img: Image, k: int, sample: int = 20_000, seed: int = 1) -> list[int]:
-    """The k pages most words read (on an even sample of the words): what a reader that
-    kept k pages resident would keep."""
+def _resident(img: Image, resident) -> frozenset:
+    return frozenset(img.resident if resident is None else resident)
+
+
+def hot_pages(img: Image, k: int, sample: int = 20_000, seed: int = 1,
+              words=None) -> list[int]:
+    """The k pages most words read (on an even sample of the words, or of `words`: the
+    packer passes its own), most read first: what the packer names resident."""
     import random
 
     m = Model(img)
-    words = list(img.iter_tile_words())
+    if words is None:
+        words = list(img.iter_tile_words())
     if len(words) > sample:
-        words = random.Random(seed).sample(words, sample)
+        words = random.Random(seed).sample(list(words), sample)
     counts: dict[int, int] = {}
     for w in words:
         for p in set(m.fetches(w)):
             counts[p] = counts.get(p, 0) + 1
-    return sorted(sorted(counts, key=lambda p: (-counts[p], p))[:k])
+    return sorted(counts, key=lambda p: (-counts[p], p))[:k]
 
 
-def cold_reads(img: Image, slots: int | None = None, progress=None, resident=()):
+def cold_reads(img: Image, slots: int | None = None, progress=None, resident=None):
     """Every word of the image looked up with a cold cache: (histogram {reads: words},
     worst word as tile indices). Walks the automaton depth first, carrying the cache.
-    resident: pages a reader would hold besides its cache (never read by a lookup)."""
+    resident: pages the reader holds besides its cache (never read by a lookup); None:
+    every page the header names (a reader with the RAM for them), () none."""
     if slots is None:
         slots = cache_slots(img)
-    if resident:
-        # a resident page is never fetched: drop it from every step's pages
-        keep = set(resident)
-        return _cold_reads(img, slots, progress, keep)
-    return _cold_reads(img, slots, progress, None)
-
-
-def _cold_reads(img: Image, slots: int, progress, resident):
+    resident = _resident(img, resident)
     m = Model(img)
-    if resident:
-        m = _Resident(img, resident)
     hist: dict[int, int] = {}
     worst: tuple[int, tuple] = (-1, ())
     T = img.ntiles
@@ -214,7 +220,7 @@ def _cold_reads(img: Image, slots: int, progress, resident):
     # words of one tile: scanned from the root
     for t, (pages, final, _) in root_steps.items():
         if final and img.min_len <= 1:
-            c = Cache(slots)
+            c = Cache(slots, resident)
             for p in _dedup(pages, -1)[0]:
                 c.fetch(p)
             hist[c.reads] = hist.get(c.reads, 0) + 1
@@ -225,13 +231,11 @@ def _cold_reads(img: Image, slots: int, progress, resident):
         if c1 < 0:
             continue
         for t2, (pages, final, target) in sorted(m.step(c1).items()):
+            c = Cache(slots, resident)
             if img.prefix_depth:
-                c = Cache(slots)
                 last = (PREFIX_ENTRY * (t1 * T + t2)) >> img.page_shift
-                if not resident or last not in resident:
-                    c.fetch(last)
+                c.fetch(last)
             else:
-                c = Cache(slots)
                 last = -1
                 for p in _dedup(root_steps[t1][0] + pages, -1)[0]:
                     c.fetch(p)
@@ -259,22 +263,6 @@ def _cold_reads(img: Image, slots: int, progress, resident):
                     lp = p
             stack.append((word + (t,), f, target, c2, lp))
     return hist, worst[1]
-
-
-class _Resident(Model):
-    """The model with some pages resident: they never reach the cache."""
-
-    def __init__(self, img: Image, resident: set) -> None:
-        super().__init__(img)
-        self.resident = resident
-
-    def step(self, node: int) -> dict[int, tuple]:
-        got = self._steps.get(node)
-        if got is None:
-            got = {t: (tuple(p for p in pages if p not in self.resident), f, c)
-                   for t, (pages, f, c) in super().step(node).items()}
-            self._steps[node] = got
-        return got
 
 
 def summary(hist: dict[int, int]) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import graph as graph_mod
 from .graph import CODE_BASE
-from .image import NO_ROOT, Image, ImageError, Meta, source_sha256, write_image
+from .image import HOT_SAMPLE, NO_ROOT, Image, ImageError, Meta, source_sha256, write_image
 from .langcheck import LanguageError, check_language, letter_counts
 from .normalise import (DUPLICATE, FOREIGN_LETTER, RULES, UNDECODABLE, NormaliseResult, Profile,
                         normalise_lines, normalise_text, normalise_utf8)
@@ -136,7 +136,10 @@ def build_image(words: list[str], profile: Profile, name: str = "", version: str
                 blank_only=[t in profile.blank_only for t in profile.tiles],
                 name=name, version=version, date=date,
                 sha256=source_sha256(words, profile.tiles))
-    return write_image(g, meta, progress, **layout), g
+    # the words whose lookups choose the pages the header names resident
+    sample = words if len(words) <= HOT_SAMPLE else random.Random(1).sample(words, HOT_SAMPLE)
+    sample = [[ord(c) - CODE_BASE for c in w] for w in sample]
+    return write_image(g, meta, progress, sample=sample, **layout), g
 
 
 def build_from_lines(lines, profile: Profile, **kw) -> bytes:

@@ -15,6 +15,14 @@ VERIFIED = "lexicon.ok"     # digest of the list's full check: opened by its hea
 # for 0.7 fewer reads.
 _CACHE_LARGE = const(4096)
 _CACHE_SMALL = const(1088)
+# RAM for the pages the list's header names resident (the ones most lookups read, kept
+# from opening on; a slot of 272 B each): all 32 where the heap is large, which bounds a
+# cold Polish lookup to 16 flash reads (mean 4.9; without them 27 and 10.8).  The lean
+# target keeps none: its game with 300 extra names needs 79 KB of the 80 KB without
+# them, 80 KB with 2 or 4 (bench/bench_memory.py --target wroom --extra-names 300; the
+# reads they would save: bench/bench_lexicon.py --cache 1088 --resident K).
+_RESIDENT_LARGE = const(32 * 272)
+_RESIDENT_SMALL = const(0)
 _LARGE_HEAP = const(512 * 1024)
 
 
@@ -34,6 +42,10 @@ def cache_bytes():
     return _CACHE_LARGE if large_heap() else _CACHE_SMALL
 
 
+def resident_bytes():
+    return _RESIDENT_LARGE if large_heap() else _RESIDENT_SMALL
+
+
 def open_lexicon():
     """(reader, None) or (None, "missing" | "damaged"): the list in the word list
     partition lexicon/slots.py names, else the file lexicon.dawg."""
@@ -43,11 +55,13 @@ def open_lexicon():
     try:
         label = selected()
         if label is None:
-            return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
+            return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED,
+                             resident_bytes=resident_bytes()), None
         part = partition(label)
         if part is None:
             return None, "missing"
-        return open_partition(part, cache_bytes=cache_bytes(), record=VERIFIED), None
+        return open_partition(part, cache_bytes=cache_bytes(), record=VERIFIED,
+                              resident_bytes=resident_bytes()), None
     except LexiconError as e:
         return None, e.kind
 

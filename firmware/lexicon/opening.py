@@ -189,8 +189,15 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             blank[i] = flags & 1
     except (IndexError, ValueError):
         raise _damaged("header strings")
-    if pos != hlen - 4:
-        raise _damaged("tile table")
+    # the resident pages: a count, then the page numbers, most read first
+    n = head[pos]
+    if pos + 1 + 4 * n != hlen - 4:
+        raise _damaged("resident pages")
+    resident = struct.unpack_from("<%dI" % n, head, pos + 1)
+    for i in range(n):
+        if resident[i] >= lex._pages or resident[i] in resident[:i]:
+            raise _damaged("resident pages")
+    lex.resident_pages = resident
     lex.language, lex.name, lex.version = strings
     lex.tiles = tiles
     lex._alt = "\n".join(alt)     # one string: fewer objects in RAM

@@ -1,6 +1,8 @@
-# The word graph image (docs/wordlist-format.md, major version 2) read straight
+# The word graph image (docs/wordlist-format.md, major version 3) read straight
 # from flash.  Only the header's code tables and tile table live in RAM; the
-# body is read through a small cache of pages.  A cache slot holds one page, the
+# body is read through a small cache of pages, beside the pages the header names
+# resident (the ones most lookups read), as many as the caller's RAM budget
+# allows: they are read and checked once, when the list is opened.  A cache slot holds one page, the
 # first 12 bytes of the next one and four zero bytes, which is exactly what the
 # page's check covers: every page is checked when it is read, so a damaged page
 # is reported, never answered from, and an arc that starts in a page is always
@@ -30,7 +32,7 @@ VALID = 1
 TOO_LONG = 2        # longer than the list covers: the referee decides (TSO 1.2b)
 
 MAGIC = b"TCLX"
-MAJOR = 2
+MAJOR = 3
 MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
 _NO_GROUP = const(0xFFFFFFFF)
 _OVERHANG = const(12)
@@ -85,8 +87,12 @@ class Lexicon:
     _pages: int
     _t: tuple
     _alt: str
+    resident_pages: tuple   # the pages the header names resident, most read first
 
-    def __init__(self, source, cache_bytes=4096, verify=True, verified=None):
+    def __init__(self, source, cache_bytes=4096, verify=True, verified=None,
+                 resident_bytes=-1):
+        """resident_bytes: RAM for the pages the header names resident, most read
+        first (-1: all of them)."""
         self.source = source
         self.reads = 0           # page reads from flash since opening (benchmarks)
         from lazy import unload
@@ -103,6 +109,15 @@ class Lexicon:
         if verify and verified != self.digest:
             self.verify()
             self.verified_now = True
+        # the resident pages: page -> slot, read and checked now, never evicted
+        pages = self.resident_pages
+        if resident_bytes >= 0:
+            pages = pages[:resident_bytes // slot]
+        self._resident = {}
+        for page in pages:
+            buf = bytearray(slot)
+            self._load(page, buf)
+            self._resident[page] = buf
 
     def verify(self):
         """The full check: CRC-32 of the whole body and every page's check."""
@@ -174,6 +189,9 @@ class Lexicon:
         # Segmented LRU: a page read again becomes "hot" (a stamp with _HOT set)
         # and is evicted only after every cold page, so that the pages of one
         # long word do not push out the pages every word needs.
+        buf = self._resident.get(page)
+        if buf is not None:
+            return buf
         tags = self._tags
         stamps = self._stamps
         tick = self._tick + 1
@@ -413,7 +431,8 @@ class Lexicon:
                 "shortest": self.shortest, "longest": self.longest,
                 "tiles": list(self.tiles),
                 "blank_only": [self.tiles[i] for i in range(len(self.tiles)) if self.blank_only[i]],
-                "body_crc32": "%08x" % self.body_crc, "digest": self.digest}
+                "body_crc32": "%08x" % self.body_crc, "digest": self.digest,
+                "resident_pages": len(self.resident_pages), "resident": len(self._resident)}
 
 
 def read_record(path):
@@ -440,26 +459,30 @@ def forget_record(path):
         pass
 
 
-def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None):
+def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None,
+              resident_bytes=-1):
     """The image in a file; LexiconError("missing") if there is none.  verified: the
     digest recorded when this image was installed and fully checked (skips the full
     check when it is still this image's).  record: the path of the file that keeps
     that digest (the device's lexicon.ok): read for `verified`, written after a full
-    check, removed when a lookup finds damage."""
+    check, removed when a lookup finds damage.  resident_bytes: RAM for the pages the
+    header names resident (-1: all of them)."""
     try:
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
-    return _open(source, cache_bytes, verify, verified, record)
+    return _open(source, cache_bytes, verify, verified, record, resident_bytes)
 
 
-def _open(source, cache_bytes, verify, verified, record):
+def _open(source, cache_bytes, verify, verified, record, resident_bytes):
     if record is not None:
         verified = read_record(record)
     try:
-        lex = Lexicon(source, cache_bytes, verify, verified)
+        lex = Lexicon(source, cache_bytes, verify, verified, resident_bytes)
     except Exception as e:
         source.close()
+        if record is not None and isinstance(e, LexiconError) and e.kind == "damaged":
+            forget_record(record)   # a resident page, say: the next start checks it all
         raise e
     if record is not None:
         if lex.verified_now:
@@ -471,9 +494,11 @@ def _open(source, cache_bytes, verify, verified, record):
     return lex
 
 
-def open_partition(partition, cache_bytes=4096, verify=True, verified=None, record=None):
-    """The image at the start of a raw flash partition (esp32.Partition); record as
-    for open_file."""
+def open_partition(partition, cache_bytes=4096, verify=True, verified=None, record=None,
+                   resident_bytes=-1):
+    """The image at the start of a raw flash partition (esp32.Partition); record and
+    resident_bytes as for open_file."""
     from lexicon.partsource import PartitionSource
 
-    return _open(PartitionSource(partition), cache_bytes, verify, verified, record)
+    return _open(PartitionSource(partition), cache_bytes, verify, verified, record,
+                 resident_bytes)

@@ -41,7 +41,7 @@ def write_bytes(path, data):
 def worked_example():
     """The worked example of docs/wordlist-format.md, byte for byte as listed."""
     h = bytes.fromhex
-    return (h("54434c580200a100a100000004010000")      # prefix
+    return (h("54434c580300a600a600000004010000")      # prefix
             + h("339ce081030000000400000003000000")    # body CRC, words, arcs, nodes
             + h("00000000000000000103030803020000")    # jumps, root, lengths, sizes
             + h("0000000000000000")                    # date
@@ -53,7 +53,8 @@ def worked_example():
             + h("ffffffff" * 4)                        # groups: none
             + h("027878") + h("076578616d706c65") + h("0131")
             + h("0001410161" "0001420162" "0001430163")   # tiles A B C, lower case
-            + h("18864f4d")                            # header CRC
+            + h("0100000000")                          # resident: page 0
+            + h("17df9cd7")                            # header CRC
             + h("b9c0") + bytes(254) + h("49f1b53e"))  # the page and its check (seed)
 
 

@@ -18,7 +18,7 @@ def _copy_with(data, name="x.dawg"):
 
 def test_worked_example_of_the_format_doc():
     lex = open_file(_copy_with(worked_example()))
-    assert lex.format == (2, 0)
+    assert lex.format == (3, 0)
     assert (lex.language, lex.name, lex.version) == ("xx", "example", "1")
     assert lex.tiles == ["A", "B", "C"] and list(lex.blank_only) == [0, 0, 0]
     h = lex.header()
@@ -53,7 +53,7 @@ def test_the_polish_fixture_has_what_real_lists_have():
 
 
 def test_a_one_slot_cache_answers_the_same():
-    lex = open_file(image_path("pl"), cache_bytes=64)
+    lex = open_file(image_path("pl"), cache_bytes=64, resident_bytes=0)
     assert len(lex._bufs) == 1
     _agrees(lex, "pl")
     assert lex.reads > 1000     # it really went back to the "flash" again and again
@@ -61,13 +61,15 @@ def test_a_one_slot_cache_answers_the_same():
 
 def test_cache_sizes_do_not_change_answers():
     for cache in (600, 1500, 4096, 16384):
-        _agrees(open_file(image_path("pl"), cache_bytes=cache), "pl")
+        for resident in (0, 1000, -1):
+            _agrees(open_file(image_path("pl"), cache_bytes=cache, resident_bytes=resident),
+                    "pl")
 
 
 def test_pages_read_again_stay_in_the_cache():
     # The pages of one long word, read once, must not push out the pages every
     # word needs (read again and again): a segmented LRU.
-    lex = open_file(image_path("pl"), cache_bytes=4096)
+    lex = open_file(image_path("pl"), cache_bytes=4096, resident_bytes=0)
     slots = len(lex._bufs)
     lex._fetch(0)
     lex._fetch(0)               # page 0 is hot now
@@ -154,11 +156,13 @@ def test_damaged_images_are_refused_at_load():
         flipped[pos] ^= 0x10
         assert _kind(bytes(flipped)) == "damaged", pos      # header CRC or the full check
     newer = bytearray(good)
-    newer[4] = 3
+    newer[4] = 4
     assert _kind(bytes(newer)) == "unsupported"
     older = bytearray(good)
-    older[4] = 1
+    older[4] = 2                # before the resident pages: packed again, not misread
     assert _kind(bytes(older)) == "unsupported"
+    e = raises(LexiconError, open_file, _copy_with(bytes(older)))
+    assert "format 2." in str(e)
 
 
 def test_an_image_without_words_is_refused():
@@ -170,7 +174,7 @@ def test_opening_with_the_recorded_digest_reads_the_header_only():
     path = image_path("pl")
     first = open_file(path)
     assert first.verified_now and first.reads > first._pages    # the full check
-    again = open_file(path, verified=first.digest)
+    again = open_file(path, verified=first.digest, resident_bytes=0)
     assert not again.verified_now and again.reads == 2            # prefix and header
     other = open_file(path, verified="00000000 1")
     assert other.verified_now
@@ -189,7 +193,7 @@ def test_damage_in_a_page_is_found_when_a_lookup_reads_it():
         path = _copy_with(bytes(bad))
         record = path + ".ok"
         write_bytes(record, digest.encode())       # checked in full when it was installed
-        lex = open_file(path, record=record)        # a start: no full check
+        lex = open_file(path, record=record, resident_bytes=0)    # a start: no full check
         assert not lex.verified_now
         wrong = 0
         damaged = 0
@@ -215,20 +219,27 @@ def test_raw_partition_source():
     digest = lex.digest
     part.reads = 0
     lex = open_partition(part, verified=digest)
-    assert part.reads == 2
+    assert part.reads == 2 + len(lex._resident)       # the header, the resident pages
+    _agrees(lex, "pl")
     blank = MemoryPartition(b"")
     assert raises(LexiconError, open_partition, blank).kind == "damaged"
 
 
 def test_lookup_allocates_nothing():
     only_micropython("gc.mem_alloc is MicroPython's")
-    lex = open_file(image_path("pl"), cache_bytes=600)      # small: misses happen too
-    words = [lex.parse(w) for w, _ in answers("pl")[:300]]
-    gc.collect()
-    before = gc.mem_alloc()
-    for word in words:
-        lex.lookup(word)
-    assert gc.mem_alloc() == before
+    words = None
+    for resident in (0, -1):
+        lex = None
+        gc.collect()
+        lex = open_file(image_path("pl"), cache_bytes=600,      # small: misses happen too
+                        resident_bytes=resident)
+        if words is None:
+            words = [lex.parse(w) for w, _ in answers("pl")[:300]]
+        gc.collect()
+        before = gc.mem_alloc()
+        for word in words:
+            lex.lookup(word)
+        assert gc.mem_alloc() == before
 
 
 def test_reader_ram_besides_the_cache_is_at_most_8_kb():
@@ -236,10 +247,94 @@ def test_reader_ram_besides_the_cache_is_at_most_8_kb():
     path = image_path("pl")
     gc.collect()
     before = gc.mem_alloc()
-    lex = Lexicon(FileSource(path), 4096, verify=False)
+    lex = Lexicon(FileSource(path), 4096, verify=False, resident_bytes=0)
     gc.collect()
     used = gc.mem_alloc() - before
     cache = len(lex._bufs) * len(lex._bufs[0])
     assert cache <= 4096
     assert used - cache <= 8192, (used, cache)
+    # the resident pages cost their slots and little more (object headers, the
+    # page -> slot dict): measured against the same reader without them
+    budget = 8 * len(lex._bufs[0])
+    lex.close()
+    got = []
+    for resident in (0, budget):
+        lex = None
+        gc.collect()
+        before = gc.mem_alloc()
+        lex = Lexicon(FileSource(path), 4096, verify=False, resident_bytes=resident)
+        gc.collect()
+        got.append(gc.mem_alloc() - before)
+        lex.close()
+    assert len(lex._resident) == 8
+    assert budget <= got[1] - got[0] <= budget + 8 * 100, (budget, got)
     assert MICROPYTHON
+
+
+def lex_slot(path):
+    lex = open_file(path, verify=False, resident_bytes=0)
+    lex.close()
+    return lex._bufs[0]
+
+
+def test_resident_pages_are_read_at_open_and_never_again():
+    path = image_path("pl")
+    digest = open_file(path).digest
+    named = open_file(path, verified=digest, resident_bytes=0).resident_pages
+    assert len(named) == 32 and len(set(named)) == 32 and max(named) < 67
+    slot = len(lex_slot(path))
+    for budget, count in ((-1, 32), (3 * slot, 3), (3 * slot - 1, 2), (0, 0)):
+        lex = open_file(path, verified=digest, resident_bytes=budget)
+        assert sorted(lex._resident) == sorted(named[:count]), budget    # most read first
+        assert lex.reads == 2 + count       # the prefix, the header, the resident pages
+        before = lex.reads
+        for page in named[:count]:
+            lex._fetch(page)
+        assert lex.reads == before          # served from RAM
+        _agrees(lex, "pl")
+    # every word reads fewer pages with them
+    reads = []
+    for budget in (0, -1):
+        lex = open_file(path, verified=digest, resident_bytes=budget)
+        before = lex.reads
+        _agrees(lex, "pl")
+        reads.append(lex.reads - before)
+    assert reads[1] < reads[0]
+
+
+def test_a_damaged_resident_page_is_found_at_open():
+    good = read_bytes(image_path("pl"))
+    lex = open_file(image_path("pl"), resident_bytes=0)
+    digest = lex.digest
+    page = lex.resident_pages[0]
+    bad = bytearray(good)
+    bad[lex.body_offset + page * (lex._page + 4) + 40] ^= 0x01
+    path = _copy_with(bytes(bad))
+    e = raises(LexiconError, open_file, path, verified=digest)
+    assert e.kind == "damaged" and ("page %d" % page) in str(e)
+    # a reader that keeps none of them finds it when a lookup reads that page
+    assert open_file(path, verified=digest, resident_bytes=0).digest == digest
+
+
+def test_resident_pages_in_the_header_are_checked():
+    good = read_bytes(image_path("de"))         # one page, named resident
+    hlen = good[6] | good[7] << 8
+    assert good[hlen - 9:hlen - 4] == bytes([1, 0, 0, 0, 0])
+    for table in (bytes([1, 1, 0, 0, 0]),):      # a page past the body
+        assert _kind(_with_header_tail(good, table)) == "damaged"
+    # a count the header does not hold
+    assert _kind(_with_header_tail(good, bytes([2, 0, 0, 0, 0]))) == "damaged"
+
+
+def _with_header_tail(image, table):
+    # the image with the last len(table) bytes before the header CRC replaced, the CRC
+    # recomputed: what a crafted header looks like
+    import binascii
+
+    hlen = image[6] | image[7] << 8
+    head = bytearray(image[:hlen])
+    head[hlen - 4 - len(table):hlen - 4] = table
+    crc = binascii.crc32(bytes(head[:hlen - 4])) & 0xFFFFFFFF
+    for i in range(4):
+        head[hlen - 4 + i] = (crc >> (8 * i)) & 0xFF
+    return bytes(head) + image[hlen:]

@@ -64,7 +64,7 @@ class InDir:
         os.chdir(self.old)
 
 
-def test_first_start_checks_in_full_once_then_reads_the_header_only():
+def test_first_start_checks_in_full_once_then_reads_the_header_and_resident_pages():
     d = InDir()
     try:
         write_bytes(LEXICON, read_bytes(DATA + "/lexicon_pl.dawg"))   # as flashed
@@ -74,7 +74,8 @@ def test_first_start_checks_in_full_once_then_reads_the_header_only():
         assert read_record(RECORD) == lex.digest
         lex.close()
         again = _open()            # the next start
-        assert not again.verified_now and again.reads == 2
+        # the prefix, the header and the pages the header names resident
+        assert not again.verified_now and again.reads == 2 + len(again.resident_pages)
         assert again.check("ŻÓŁW") == 1
         again.close()
     finally:
@@ -90,7 +91,7 @@ def test_an_upload_is_checked_once_and_recorded():
         t, c = _push(h, read_bytes(DATA + "/lexicon_pl.dawg"))
         assert t == LEX_COMMIT | REPLY and c["lexicon"]["words"] == 3000, c
         lex = _open()              # what the runtime does after the swap
-        assert not lex.verified_now and lex.reads == 2
+        assert not lex.verified_now and lex.reads == 2 + len(lex.resident_pages)
         lex.close()
     finally:
         d.done()
@@ -116,6 +117,22 @@ def test_a_list_of_no_words_is_refused_and_the_old_list_stays():
         d.done()
 
 
+def test_damage_in_a_resident_page_found_at_a_start_drops_the_record():
+    d = InDir()
+    try:
+        data = bytearray(read_bytes(DATA + "/lexicon_pl.dawg"))
+        write_bytes(LEXICON, bytes(data))
+        lex = _open()              # checked and recorded
+        page = lex.resident_pages[0]
+        data[lex.body_offset + page * (lex._page + 4) + 10] ^= 0x01
+        lex.close()
+        write_bytes(LEXICON, bytes(data))
+        assert raises(LexiconError, _open).kind == "damaged"    # read at opening
+        assert read_record(RECORD) is None   # the next start checks everything
+    finally:
+        d.done()
+
+
 def test_damage_found_by_a_lookup_drops_the_record():
     d = InDir()
     try:
@@ -124,7 +141,12 @@ def test_damage_found_by_a_lookup_drops_the_record():
         _open().close()            # checked and recorded
         digest = read_record(RECORD)
         lex = _open()
-        data[lex.body_offset + 10] ^= 0x01      # the flash goes bad after the check
+        # the flash goes bad after the check, in a page a lookup reads (not resident)
+        page = 0
+        while page in lex.resident_pages:
+            page += 1
+        # (past the first 12 bytes, which the check of the page before covers too)
+        data[lex.body_offset + page * (lex._page + 4) + 100] ^= 0x01
         lex.close()
         write_bytes(LEXICON, bytes(data))
         lex = _open()              # the header is fine: no full check

@@ -297,6 +297,7 @@ def test_a_list_that_fails_under_a_lookup_goes_to_the_referee():
     lex = rig.flow.lexicon
     lex.body_len = 1                 # every arc now lies outside the body: damage
     lex._tags = [-1] * len(lex._tags)
+    lex._resident = {}               # and no page held in RAM either
     rig.keys("#")
     assert rig.flow.state == F.REFEREE_WAIT and rig.flow.problem == "damaged"
     assert "Bad word list" in rig.screen() and rig.engine.challenging

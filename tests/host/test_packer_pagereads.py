@@ -36,37 +36,55 @@ def _cold(lex):
 def test_model_counts_the_readers_page_reads(tmp_path):
     path, words = _slice_image(tmp_path, page_shift=7)
     img = Image.load(path)
+    assert len(img.resident) == 32
     model = Model(img)
-    for cache in (4096, 3 * (128 + 16)):        # 28 slots; 3 slots: evictions in a word
-        lex = open_file(str(path), cache_bytes=cache, verify=False)
-        slots = cache_slots(img, cache)
-        assert slots == len(lex._bufs)
-        hist = {}
-        evicting = 0
-        for w in words:
-            _cold(lex)
-            before = lex.reads
-            assert lex.lookup(bytes(w)) == VALID
-            reads = lex.reads - before
-            assert model.reads(w, slots) == reads, w
-            hist[reads] = hist.get(reads, 0) + 1
-            evicting += len(set(model.fetches(w))) < reads
-        lex.close()
-        # the walk over every word gives the same counts as the lookups one by one
-        got, worst = cold_reads(img, slots)
-        assert got == hist
-        assert model.reads(worst, slots) == max(hist)
-        assert summary(got)["words"] == len(words) == img.words
-        if slots == 3:
-            assert evicting > 0          # the small cache did evict within words
-        else:
-            # with pages resident besides the cache (bench_lexicon --resident), a word
-            # reads the other pages it spans (no word spans more than the 28 slots here)
-            hot = hot_pages(img, 3)
-            assert len(hot) == 3
-            want: dict = {}
+    slot = 128 + 16
+    figures = {}
+    # 28 slots; 3 slots: evictions in a word; with none, some, all the named pages resident
+    for cache in (4096, 3 * slot):
+        for count in (0, 5, 32):
+            lex = open_file(str(path), cache_bytes=cache, verify=False,
+                            resident_bytes=count * slot)
+            assert len(lex._resident) == count
+            pages = img.resident[:count]
+            slots = cache_slots(img, cache)
+            assert slots == len(lex._bufs)
+            hist = {}
+            evicting = 0
             for w in words:
-                n = len(set(model.fetches(w)) - set(hot))
-                want[n] = want.get(n, 0) + 1
-            assert cold_reads(img, slots, resident=hot)[0] == want
-            assert summary(want)["mean"] < summary(hist)["mean"] - 0.5
+                _cold(lex)
+                before = lex.reads
+                assert lex.lookup(bytes(w)) == VALID
+                reads = lex.reads - before
+                assert model.reads(w, slots, resident=pages) == reads, w
+                hist[reads] = hist.get(reads, 0) + 1
+                evicting += len(set(model.fetches(w)) - set(pages)) < reads
+            lex.close()
+            # the walk over every word gives the same counts as the lookups one by one
+            got, worst = cold_reads(img, slots, resident=pages)
+            assert got == hist
+            assert model.reads(worst, slots, resident=pages) == max(hist)
+            assert summary(got)["words"] == len(words) == img.words
+            if count == 32:
+                assert cold_reads(img, slots) == (got, worst)    # the header's pages
+            if slots == 3:
+                if count == 0:
+                    assert evicting > 0      # the small cache did evict within words
+            else:
+                # no word spans more than the 28 slots: a word reads the pages it
+                # spans, resident ones aside
+                want: dict = {}
+                for w in words:
+                    n = len(set(model.fetches(w)) - set(pages))
+                    want[n] = want.get(n, 0) + 1
+                assert got == want
+            figures[cache, count] = summary(got)["mean"]
+    for cache in (4096, 3 * slot):
+        assert figures[cache, 32] < figures[cache, 5] < figures[cache, 0] - 0.5
+
+
+def test_the_packer_names_the_pages_most_words_read(tmp_path):
+    path, words = _slice_image(tmp_path, page_shift=7)
+    img = Image.load(path)
+    # the same choice as on every word of the slice, most read first
+    assert img.resident == hot_pages(img, 32)
