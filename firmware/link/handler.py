@@ -572,6 +572,10 @@ class LinkHandler:
         self.services.lexicon_changed()
         yield self._reply(LEX_COMMIT, _json({"ok": True, "lexicon": self.lexicon_info()}))
 
+    def push_slot(self):
+        """The partition the upload in progress writes, or None (none, or the file)."""
+        return self._job["slot"] if self._job else None
+
     def abort(self):
         self._close_new()
         self._job = None
