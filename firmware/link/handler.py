@@ -16,12 +16,12 @@
 # match the announced ones and its own header, every page checked, replaces
 # `lexicon.dawg`, by one rename; that full check is recorded in `lexicon.ok`, so
 # that the runtime opens the new list by its header alone.  Until then the old
-# list stays in use.  A list in a word list partition (lexicon/slots.py, written by
-# esptool, adopted through link/lexslot.py) is in use while the selector names it;
-# a list installed here as lexicon.dawg takes over from it.  On a clock whose partition
-# table has those partitions the upload goes instead into the one not in use
-# (link/lexpart.py; lexicon.job then names it and the bytes written), is checked there
-# as LEX_ADOPT checks esptool's, and the selector is switched to it.
+# list stays in use.  A list in a word list partition (lexicon/slots.py) is in use
+# while the selector names it.  On a clock whose partition table has those partitions
+# the upload goes into the one not in use instead of lexicon.new (link/lexpart.py;
+# lexicon.job then names it and the bytes read back), is checked there as LEX_ADOPT
+# (link/lexslot.py) checks what esptool wrote, and the selector is switched to it; on
+# a clock without them the list installed as lexicon.dawg removes the selector.
 
 from micropython import const
 import json
@@ -398,8 +398,10 @@ class LinkHandler:
                 else:
                     run = item
             return label, part, have, run
-        label = lexpart.target()
+        label = slots.free_slot()
         part = slots.partition(label)
+        if part is None:
+            raise LinkError("E_SLOT", "this clock's partition table has no %s partition" % label)
         room = lexpart.capacity(part)
         if size > room:
             raise LinkError("E_SPACE", "image of %d bytes, the %s partition holds %d"

@@ -19,12 +19,6 @@ from lexicon import slots
 SECTOR = const(4096)     # esp32.Partition's erase block (slots.partition opens it so)
 
 
-def target():
-    """The label of the partition that receives a push, or None (the file path)."""
-    label = slots.free_slot()
-    return label if slots.partition(label) is not None else None
-
-
 def capacity(part):
     return part.info()[3]
 
