@@ -77,7 +77,10 @@ def image_for(lang):
     return data
 
 
-def push(image, count, kind, fast, tmp):
+def push(image, count, kind, fast, tmp, slots=False):
+    if slots:       # the WROOM's layout: the list goes into a word list partition
+        for i in range(count):
+            write_layout(Path(tmp) / ("dev%d" % i), wroom_table())
     rigs = [Rig(Path(tmp) / ("dev%d" % i), args=("--id", "bench%02d" % i, "--flash"),
                 link=kind, env={"TILECLOCK_FLASH_TIMING": "1"}).start() for i in range(count)]
     for rig in rigs:                # count every byte's time on the wire, both ways
@@ -230,6 +233,9 @@ def main(argv=None):
     ap.add_argument("--list", default="pl")
     ap.add_argument("--image", help="a word list image to use instead of --list's")
     ap.add_argument("--only", choices=sorted(CONFIGS) + sorted(ESPTOOL), action="append")
+    ap.add_argument("--slots", action="store_true",
+                    help="push-lexicon onto clocks of the WROOM's layout, whose word list "
+                         "partitions take the list (else MicroPython's default table: the file)")
     args = ap.parse_args(argv)
     image = Path(args.image).read_bytes() if args.image else image_for(args.list)
     print("image %s: %d bytes" % (args.image or args.list, len(image)))
@@ -244,7 +250,7 @@ def main(argv=None):
         one = None
         for count in (1, args.devices):
             with tempfile.TemporaryDirectory() as tmp:
-                r = push(image, count, kind, fast, tmp)
+                r = push(image, count, kind, fast, tmp, args.slots)
             one = one or r["wall"]
             rate = "usb" if kind == "usb" else "/".join(str(x) for x in r["rates"])
             print("%-26s %-8s %7d %9.1f %9.2f %7.3f %9d %6s" % (

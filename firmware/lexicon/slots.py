@@ -2,11 +2,12 @@
 #
 # Two data partitions, lexa and lexb, each hold at most one word graph image at their
 # start.  The file SELECT names the one in use; without it the list is the file
-# lexicon.dawg (what push-lexicon installs).  The firmware never writes either
-# partition: esptool writes the one not in use while the chip is held in its loader,
-# so nothing the firmware writes (logs, settings, the game) can meet esptool's bytes.
-# The firmware reads the new image back, checks it in full, and switches by writing
-# SELECT aside and renaming it over the old one (one LittleFS rename: atomic).
+# lexicon.dawg (what push-lexicon installs on a clock without the partitions).  Only
+# the partition not in use is ever written: by esptool while the chip is held in its
+# loader (flash-lexicon), or by link/lexpart.py as push-lexicon's chunks arrive; the
+# firmware's logs, settings and game are elsewhere.  The firmware checks the new image
+# in full and switches by writing SELECT aside and renaming it over the old one (one
+# LittleFS rename: atomic).
 
 import os
 
@@ -51,5 +52,5 @@ def partition(label):
 
 
 def free_slot():
-    """The label of the partition esptool may write: the one not in use."""
+    """The label of the partition esptool or push-lexicon may write: the one not in use."""
     return LABELS[1] if selected() == LABELS[0] else LABELS[0]

@@ -16,9 +16,12 @@
 # match the announced ones and its own header, every page checked, replaces
 # `lexicon.dawg`, by one rename; that full check is recorded in `lexicon.ok`, so
 # that the runtime opens the new list by its header alone.  Until then the old
-# list stays in use.  A list in a word list partition (lexicon/slots.py, written by
-# esptool, adopted through link/lexslot.py) is in use while the selector names it;
-# a list installed here as lexicon.dawg takes over from it.
+# list stays in use.  A list in a word list partition (lexicon/slots.py) is in use
+# while the selector names it.  On a clock whose partition table has those partitions
+# the upload goes into the one not in use instead of lexicon.new (link/lexpart.py;
+# lexicon.job then names it and the bytes read back), is checked there as LEX_ADOPT
+# (link/lexslot.py) checks what esptool wrote, and the selector is switched to it; on
+# a clock without them the list installed as lexicon.dawg removes the selector.
 
 from micropython import const
 import json
@@ -127,7 +130,8 @@ class LinkHandler:
         # What the device shows: None, or (phase, done, total) with phase one of
         # "receive", "verify", "done", "failed".
         self.progress = None
-        self._job = None          # {"size", "crc", "have", "run", "force", "checked", "span"}
+        self._job = None          # {"size", "crc", "have", "run", "force", "checked", "span",
+        #                            "slot", "part"}: slot None for the file lexicon.new
         self._out = None          # lexicon.new, open for appending while chunks arrive
         self._lex_info = None     # cached header of lexicon.dawg
         self._last_commit = None  # (size, crc) of the last list swapped in
@@ -344,31 +348,67 @@ class LinkHandler:
         j = self._job
         if restart or j is None or j["size"] != size or j["crc"] != crc:
             self._close_new()
-            disk = self._read_job()
-            have = imagecheck.file_size(NEW)
-            if (not restart and disk and disk.get("size") == size and disk.get("crc") == crc
-                    and 0 <= have <= size):
-                # Resume what an earlier session (or boot) left in lexicon.new.
-                run = 0
-                for item in imagecheck.prefix_crc_steps(NEW, have):
-                    if item is None:
-                        yield None
-                    else:
-                        run = item
+            label = part = None
+            if slots.partition(slots.LABELS[0]) is not None:
+                label, part, have, run = yield from self._begin_in_slot(size, crc, restart)
             else:
-                free = self._free_bytes()
-                if free is not None:
-                    free += max(imagecheck.file_size(NEW), 0)
-                    if size > free:
-                        raise LinkError("E_SPACE", "image of %d bytes, %d free" % (size, free))
-                self._start_job(size, crc)
-                have, run = 0, 0
-            j = {"size": size, "crc": crc, "have": have, "run": run, "checked": have, "span": 0}
+                have, run = yield from self._begin_in_file(size, crc, restart)
+            j = {"size": size, "crc": crc, "have": have, "run": run, "checked": have, "span": 0,
+                 "slot": label, "part": part}
             self._job = j
         j["force"] = force
         self.progress = ("receive", j["have"], size)
         yield self._reply(LEX_BEGIN, _json({"have": j["have"], "crc": j["run"],
                                             "chunk": self.chunk}))
+
+    def _begin_in_file(self, size, crc, restart):
+        disk = self._read_job()
+        have = imagecheck.file_size(NEW)
+        if (not restart and disk and disk.get("size") == size and disk.get("crc") == crc
+                and 0 <= have <= size):
+            # Resume what an earlier session (or boot) left in lexicon.new.
+            run = 0
+            for item in imagecheck.prefix_crc_steps(NEW, have):
+                if item is None:
+                    yield None
+                else:
+                    run = item
+        else:
+            free = self._free_bytes()
+            if free is not None:
+                free += max(imagecheck.file_size(NEW), 0)
+                if size > free:
+                    raise LinkError("E_SPACE", "image of %d bytes, %d free" % (size, free))
+            self._start_job(size, crc)
+            have, run = 0, 0
+        return have, run
+
+    def _begin_in_slot(self, size, crc, restart):
+        from link import lexpart
+
+        point = None if restart else lexpart.resumable(self._read_job(), size, crc)
+        if point:
+            # Resume what an earlier boot left in the partition, from a sector start.
+            label, have = point
+            part = slots.partition(label)
+            run = 0
+            for item in lexpart.crc_steps(part, 0, have):
+                if item is None:
+                    yield None
+                else:
+                    run = item
+            return label, part, have, run
+        label = slots.free_slot()
+        part = slots.partition(label)
+        if part is None:
+            raise LinkError("E_SLOT", "this clock's partition table has no %s partition" % label)
+        room = lexpart.capacity(part)
+        if size > room:
+            raise LinkError("E_SPACE", "image of %d bytes, the %s partition holds %d"
+                            % (size, label, room))
+        _remove(NEW)
+        lexpart.save(JOB, size, crc, label, 0)
+        return label, part, 0, 0
 
     def _fail(self, code, msg):
         # Drop the upload; the old list stays as it is.
@@ -401,12 +441,17 @@ class LinkHandler:
         if offset + n > j["size"]:
             raise LinkError("E_ARG", "chunk ends past the announced size")
         try:
-            if self._out is None:
-                self._out = open(NEW, "ab")
-            if self._out.write(data) != n:
-                raise OSError("short write")
+            if j["slot"]:
+                from link import lexpart
+
+                lexpart.write(j["slot"], j["part"], have, data)
+            else:
+                if self._out is None:
+                    self._out = open(NEW, "ab")
+                if self._out.write(data) != n:
+                    raise OSError("short write")
         except OSError as e:
-            self._fail("E_WRITE", "writing lexicon.new failed: %s" % e)
+            self._fail("E_WRITE", "writing %s failed: %s" % (j["slot"] or NEW, e))
         j["have"] = have + n
         j["run"] = binascii.crc32(data, j["run"]) & 0xFFFFFFFF
         j["span"] = binascii.crc32(data, j["span"]) & 0xFFFFFFFF
@@ -419,6 +464,9 @@ class LinkHandler:
         """Sync lexicon.new and read back what came since the last check."""
         self._close_new()
         start, end = j["checked"], j["have"]
+        if j["slot"]:
+            self._check_slot(j, start, end)
+            return
         buf = bytearray(512)
         crc = 0
         try:
@@ -436,6 +484,20 @@ class LinkHandler:
         if left or crc & 0xFFFFFFFF != j["span"]:
             self._fail("E_WRITE", "read-back of lexicon.new differs between %d and %d"
                        % (start, end))
+        j["checked"] = end
+        j["span"] = 0
+
+    def _check_slot(self, j, start, end):
+        # Read back the partition since the last check, then record the progress.
+        from link import lexpart
+
+        try:
+            if lexpart.crc_of(j["part"], start, end) != j["span"]:
+                self._fail("E_WRITE", "read-back of %s differs between %d and %d"
+                           % (j["slot"], start, end))
+            lexpart.save(JOB, j["size"], j["crc"], j["slot"], end)
+        except OSError as e:
+            self._fail("E_WRITE", "reading back %s failed: %s" % (j["slot"], e))
         j["checked"] = end
         j["span"] = 0
 
@@ -458,9 +520,17 @@ class LinkHandler:
             self._check_written(j)
         if j["run"] != crc:
             self._fail("E_VERIFY", "received bytes do not match the announced CRC")
+        slot = j["slot"]
+        if slot and slot == slots.selected():
+            self._fail("E_STATE", "%s holds the list in use now: push again" % slot)
         hdr = None
         try:
-            for item in imagecheck.verify_steps(NEW, crc, size):
+            if slot:
+                # the check LEX_ADOPT makes of a list esptool wrote (link/lexslot.py)
+                steps = imagecheck.verify_partition_steps(j["part"], crc, size)
+            else:
+                steps = imagecheck.verify_steps(NEW, crc, size)
+            for item in steps:
                 if isinstance(item, tuple):
                     self.progress = ("verify", item[0], item[1])
                     yield None
@@ -469,24 +539,33 @@ class LinkHandler:
         except imagecheck.ImageError as e:
             self._fail("E_VERIFY", "image rejected: %s" % e)
         except OSError as e:
-            self._fail("E_VERIFY", "reading lexicon.new failed: %s" % e)
+            self._fail("E_VERIFY", "reading %s failed: %s" % (slot or NEW, e))
         # The game may have started while the image was being checked.
         self._refuse_during_game(force or j.get("force"))
         release = getattr(self.services, "release_lexicon", None)
         if release:
             release()
         forget_record(VERIFIED)
-        try:
-            os.rename(NEW, LEXICON)
-        except OSError as e:
-            self._lex_info = None
-            self.services.lexicon_changed()
-            self._fail("E_WRITE", "swap failed: %s" % e)
-        try:
-            write_record(VERIFIED, hdr["digest"])    # checked in full just now
-        except OSError:
-            pass
-        slots.select(None)          # the file is the list in use, not a partition's
+        if slot:
+            try:
+                write_record(VERIFIED, hdr["digest"])    # checked in full just now
+                slots.select(slot)      # one rename: the partition's list is in use
+            except OSError as e:
+                self._lex_info = None
+                self.services.lexicon_changed()
+                self._fail("E_WRITE", "switching to %s failed: %s" % (slot, e))
+        else:
+            try:
+                os.rename(NEW, LEXICON)
+            except OSError as e:
+                self._lex_info = None
+                self.services.lexicon_changed()
+                self._fail("E_WRITE", "swap failed: %s" % e)
+            try:
+                write_record(VERIFIED, hdr["digest"])    # checked in full just now
+            except OSError:
+                pass
+            slots.select(None)          # the file is the list in use, not a partition's
         _remove(JOB)
         self._job = None
         self._lex_info = hdr
@@ -494,6 +573,10 @@ class LinkHandler:
         self.progress = ("done", size, size)
         self.services.lexicon_changed()
         yield self._reply(LEX_COMMIT, _json({"ok": True, "lexicon": self.lexicon_info()}))
+
+    def push_slot(self):
+        """The partition the upload in progress writes, or None (none, or the file)."""
+        return self._job["slot"] if self._job else None
 
     def abort(self):
         self._close_new()

@@ -81,6 +81,8 @@ def _adopt(handler, obj):
                         "stays" % (label, e))
     # The game may have started while the image was being checked.
     handler._refuse_during_game(force)
+    if handler.push_slot() == label:
+        handler.abort()         # an unfinished push-lexicon into this partition ends here
     release = getattr(handler.services, "release_lexicon", None)
     if release:
         release()

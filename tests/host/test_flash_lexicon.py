@@ -70,36 +70,37 @@ def test_esptool_writes_the_free_partition_and_the_firmware_switches(tmp_path, c
         assert code == 0, out
         row = out.splitlines()[1].split()
         assert row[:4] == [rig.port, "ok", NEW_NAME, "2024.1"], out
-        assert "lexa" in row, out
+        assert "lexb" in row, out
         assert rig.sessions == 1
         [loader] = rig.loaders
         assert set(loader.errors) == {"GET_SECURITY_INFO (not on the ESP32)"}
-        # esptool wrote the list into lexa and nothing else: not one byte of the filesystem
+        # esptool wrote the list into lexb and nothing else: not one byte of the filesystem
         assert len(NEW) <= loader.written < len(NEW) + 4096
-        lexa = next(p for p in TABLE if p.label == "lexa")
-        assert [at for at, _ in loader.regions] == [lexa.offset]
-        lexa = (rig.folder / "flash-lexa.bin").read_bytes()
-        assert lexa[:len(NEW)] == NEW
+        lexb = next(p for p in TABLE if p.label == "lexb")
+        assert [at for at, _ in loader.regions] == [lexb.offset]
+        lexb = (rig.folder / "flash-lexb.bin").read_bytes()
+        assert lexb[:len(NEW)] == NEW
         after = files(rig)
-        assert after["lexicon.slot"] == b"lexa"
-        assert after["lexicon.dawg"] == before["lexicon.dawg"] == OLD   # the file list stays
+        assert after["lexicon.slot"] == b"lexb"
+        assert not {"lexicon.dawg", "lexicon.new"} & (set(before) | set(after))
+        assert (rig.folder / "flash-lexa.bin").read_bytes()[:len(OLD)] == OLD  # the pushed list
         assert json.loads(after["config.json"])["table"] == 12
         info = listed(rig)
-        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexa")
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexb")
 
-        # the next list goes into lexb while lexa's is in use, then lexb's is
+        # the next list goes into lexa while lexb's is in use, then lexa's is
         code, _ = flash(rig, OLD, tmp_path)
         assert code == 0, capsys.readouterr().out
-        assert files(rig)["lexicon.slot"] == b"lexb"
-        assert (rig.folder / "flash-lexa.bin").read_bytes()[:len(NEW)] == NEW
+        assert files(rig)["lexicon.slot"] == b"lexa"
+        assert (rig.folder / "flash-lexb.bin").read_bytes()[:len(NEW)] == NEW
         info = listed(rig)
-        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (OLD_NAME, "lexb")
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (OLD_NAME, "lexa")
 
-        # a list sent over the link takes over from the partition's
+        # a list sent over the link goes into the partition not in use too: lexb
         with Link(rig.port, timeout=3.0) as link:
             link.push_lexicon(NEW)
-            assert link.info()["lexicon"]["slot"] is None
-        assert "lexicon.slot" not in files(rig)
+            assert link.info()["lexicon"]["slot"] == "lexb"
+        assert files(rig)["lexicon.slot"] == b"lexb"
     finally:
         rig.stop()
 
@@ -126,8 +127,9 @@ def _failed_write(tmp_path, capsys, **fault):
         assert code == 1, out
         rig.relay.cut = False                  # the cable goes back in
         info = listed(rig)
-        assert info["lexicon"]["name"] == OLD_NAME and info["lexicon"]["slot"] is None
-        assert files(rig)["lexicon.dawg"] == OLD
+        assert info["lexicon"]["name"] == OLD_NAME and info["lexicon"]["slot"] == "lexa"
+        assert files(rig)["lexicon.slot"] == b"lexa"
+        assert (rig.folder / "flash-lexa.bin").read_bytes()[:len(OLD)] == OLD
         loaders = list(rig.loaders)
         # the clock is whole: the same command then succeeds
         rig.damage_blocks, rig.pull_block = set(), None
@@ -175,7 +177,7 @@ def test_force_during_a_game_switches_the_list_and_the_game_goes_on(tmp_path, ca
         assert rig.sessions == 1
         info = listed(rig)
         assert info["game"] is True                   # the recovered game goes on
-        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexa")
+        assert (info["lexicon"]["name"], info["lexicon"]["slot"]) == (NEW_NAME, "lexb")
     finally:
         rig.stop()
 
@@ -201,7 +203,8 @@ def test_a_list_too_large_for_the_partition_is_refused_before_writing(tmp_path, 
         code, _ = flash(rig, NEW, tmp_path)
         out = capsys.readouterr().out
         assert code == 1, out
-        assert "does not fit the clock's lexa partition (8192 bytes)" in out
+        # the old list was pushed into lexa: lexb is the one that does not hold the new
+        assert "does not fit the clock's lexb partition (8192 bytes)" in out
         assert rig.sessions == 0
     finally:
         rig.stop()
@@ -222,7 +225,7 @@ def test_a_clock_logging_all_the_time_keeps_every_line_with_the_polish_list(tmp_
             slots.append(r["slot"])
             boots.append(r["boot"])
         capsys.readouterr()
-        assert slots == ["lexa", "lexb", "lexa"]
+        assert slots == ["lexb", "lexa", "lexb"]     # the old list was pushed into lexa
         # each flash restarted the clock once (the log itself rotates its oldest starts away)
         assert boots == [boots[0], boots[0] + 1, boots[0] + 2], boots
         assert files(rig)["config.json"] and json.loads(files(rig)["config.json"])["table"] == 12
