@@ -58,6 +58,38 @@ def _code_table(head, pos, counts_size, lim, off, limit):
     return pos, index
 
 
+def _letters(up, low):
+    """True if `low` is the lower-case form of the letter `up`: ASCII, Latin-1 and
+    Latin Extended-A checked here (MicroPython's str.upper() knows ASCII only), other
+    letters as this interpreter's upper() has them; a letter beyond U+024F that
+    upper() does not know is taken as written."""
+    if up == low or low.upper() == up:
+        return True
+    a = ord(up)
+    b = ord(low)
+    if a < 0x80:
+        return False
+    if 0xC0 <= a <= 0xDE:
+        return a != 0xD7 and b == a + 32
+    if a == 0x178:
+        return b == 0xFF
+    if 0x100 <= a <= 0x17F:
+        odd = 0x139 <= a <= 0x148 or 0x179 <= a <= 0x17E    # upper case at odd points
+        return (a & 1) == odd and b == a + 1 and a != 0x130 and a != 0x138
+    return a > 0x24F and b > 0x24F
+
+
+def _case_pair(tile, lower):
+    """A tile's display string and its lower-case form (docs/wordlist-format.md,
+    section 2): both given, letter for letter the same letters."""
+    if not tile or len(tile) != len(lower):
+        return False
+    for i in range(len(tile)):
+        if not _letters(tile[i], lower[i]):
+            return False
+    return True
+
+
 def read_header(lex):
     """Read and check the header of lex.source; sets what lookups need on lex."""
     src = lex.source
@@ -180,8 +212,11 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             tile = bytes(head[pos + 2:pos + 2 + n]).decode()
             pos += 2 + n
             n = head[pos]
-            lower = bytes(head[pos + 1:pos + 1 + n]).decode().upper()
+            lower = bytes(head[pos + 1:pos + 1 + n]).decode()
             pos += 1 + n
+            if not _case_pair(tile, lower) or tile in tiles:
+                raise _damaged("tile table")
+            lower = lower.upper()
             tiles[i] = tile
             # The typed form this interpreter's upper() leaves (MicroPython
             # upper-cases ASCII only: 'ż' stays 'ż'); "" if the same.
