@@ -35,25 +35,41 @@ def cache_bytes():
 
 
 def open_lexicon():
-    """(reader, None) or (None, "missing" | "damaged")."""
-    from lexicon import LexiconError, open_file
-
+    """(reader, None) or (None, "missing" | "damaged").  Any failure to open the list
+    (a damaged or unsupported image, a read error, no memory for its check) leaves the
+    clock without the judge, its terminal saying the list is unusable: never an error
+    that stops the clock (docs/challenge-terminal.md)."""
     try:
+        from lexicon import LexiconError, open_file
+
         return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED), None
     except LexiconError as e:
-        return None, e.kind
+        return None, "missing" if e.kind == "missing" else "damaged"
+    except Exception:
+        return None, "damaged"
+
+
+def _flow(engine, config, lex, problem):
+    from terminal.flow import ChallengeFlow
+    from terminal.log import ChallengeLog
+
+    from hal_rtc import now_text
+
+    return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
+                         wall=now_text)
 
 
 def flow_factory(config):
     def make(engine):
-        from terminal.flow import ChallengeFlow
-        from terminal.log import ChallengeLog
-
-        from hal_rtc import now_text
-
         lex, problem = open_lexicon()
-        return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
-                             wall=now_text)
+        if lex is None:
+            return _flow(engine, config, None, problem)
+        try:
+            return _flow(engine, config, lex, None)
+        except Exception:
+            # the list opened, yet the terminal cannot take it (its tiles): unusable
+            lex.close()
+            return _flow(engine, config, None, "damaged")
     return make
 
 

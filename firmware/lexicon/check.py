@@ -37,7 +37,8 @@ except ImportError:                 # CPython
 
 from lexicon.reader import Lexicon, LexiconError
 
-_SLOTS = const(256)         # nodes whose arcs are kept decoded (a power of two)
+_RAM = const(65536)         # at most this much RAM for the nodes kept decoded,
+_RAM_SHARE = const(4)       # and at most a quarter of the free heap
 _STEP = const(4096)         # words between two progress reports
 _MAX_JUMPS = const(64)
 _MAX_COUNT = const(0x3FFFFFFF)      # word counts stay small integers on the chip
@@ -58,7 +59,7 @@ def _damaged(detail):
 class _Walk:
     """The walk over the graph of an opened Lexicon (see the top of this module)."""
 
-    def __init__(self, lex, slots=_SLOTS):
+    def __init__(self, lex, slots):
         self.lex = lex
         (self.c1, self.y1, self.s1, self.lim2, self.off2, self.sym2, self.j2, self.groups,
          self.page, self.pshift, self.bits, self.ntiles, self.align, self.prefix) = lex._t
@@ -337,18 +338,34 @@ def _prefix_table(walk):
         yield t1
 
 
-def steps(lex, whole=None, slots=_SLOTS):
+def slots_for(ntiles, ram=None):
+    """Nodes kept decoded (a power of two, at least 16) in `ram` bytes, by default
+    _RAM or a quarter of the free heap, whichever is less: each costs 5 + 6 x tiles
+    bytes."""
+    if ram is None:
+        import gc
+
+        ram = _RAM
+        if hasattr(gc, "mem_free"):
+            gc.collect()
+            ram = min(ram, gc.mem_free() // _RAM_SHARE)
+    slots = 16
+    while 2 * slots * (5 + 6 * ntiles) <= ram:
+        slots *= 2
+    return slots
+
+
+def steps(lex, whole=None, ram=None):
     """The full check of an opened Lexicon (opened with verify=False): a generator that
     yields (done, total) as it goes, total the pages plus the words the header gives;
     raises LexiconError("damaged") for what the device must not answer from.
-    whole: see Lexicon.verify_steps; slots: nodes kept decoded (RAM: slots times
-    (5 + 6 x tiles) bytes)."""
+    whole: see Lexicon.verify_steps; ram: see slots_for()."""
     pages = lex._pages
     words = lex.word_count
     total = pages + words
     for done, _ in lex.verify_steps(whole=whole):
         yield (done, total)
-    walk = _Walk(lex, slots)
+    walk = _Walk(lex, slots_for(len(lex.tiles), ram))
     for done in walk.run():
         yield (pages + done, total)
     if lex._t[-1]:

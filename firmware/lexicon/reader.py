@@ -123,6 +123,15 @@ class Lexicon:
                 pass
         finally:
             unload(("lexicon.check",))
+            self.drop_cache()
+
+    def drop_cache(self):
+        """Forget the pages in the cache (after the full check: its pages are not the
+        ones lookups read again)."""
+        for i in range(len(self._tags)):
+            self._tags[i] = -1
+            self._stamps[i] = 0
+        self._tick = 0
 
     def verify_steps(self, every=16, whole=None):
         """The checksums of the full check: CRC-32 of the whole body and every page's

@@ -1,7 +1,8 @@
-# Checks of a word list image file (docs/wordlist-format.md, sections 1, 2 and 5)
+# Checks of a word list image file (docs/wordlist-format.md, sections 1, 2, 5 and 6)
 # before the link installs it: the device's own reader parses the header (so the
 # link accepts exactly what the reader will open: same header limit, same
-# tables), then the full check of the body runs one page at a time.
+# tables), then the full check (lexicon/check.py: every page, the body CRC, and the
+# graph walked word by word against the header) runs a step at a time.
 
 from micropython import const
 import os
@@ -10,6 +11,7 @@ from lexicon.reader import MAX_HEADER, Lexicon, LexiconError  # noqa: F401 (the 
 from lexicon.sources import FileSource
 
 _BLOCK = const(4096)
+_CHECK_CACHE = const(1088)      # the check's page cache: 4 slots, as on the lean target
 
 
 class ImageError(Exception):
@@ -34,13 +36,16 @@ def _message(e):
     return "damaged image (%s)" % detail
 
 
-def _open(path):
+def _open(path, cache=0):
     source = FileSource(path)
     try:
-        return Lexicon(source, 0, verify=False)
+        return Lexicon(source, cache, verify=False)
     except LexiconError as e:
         source.close()
         raise ImageError(_message(e))
+    except BaseException as e:
+        source.close()
+        raise e
 
 
 def _header(lex, size):
@@ -57,7 +62,7 @@ def info(path):
         return None
     try:
         lex = _open(path)
-    except (ImageError, OSError):
+    except Exception:       # whatever the file holds: INFO answers (without a list)
         return None
     try:
         return _header(lex, size)
@@ -74,15 +79,21 @@ def verify_steps(path, whole_crc=None, whole_size=None):
         raise ImageError("no image file")
     if whole_size is not None and size != whole_size:
         raise ImageError("received %d bytes, expected %d" % (size, whole_size))
-    lex = _open(path)
+    from lazy import unload
+    from lexicon.check import steps
+
+    lex = _open(path, _CHECK_CACHE)
     whole = [0]
     try:
-        for item in lex.verify_steps(whole=whole):
+        for item in steps(lex, whole=whole):
             yield item
     except LexiconError as e:
         raise ImageError(_message(e))
+    except MemoryError:
+        raise ImageError("not enough memory to check the list")
     finally:
         lex.close()
+        unload(("lexicon.check",), False)
     if whole_crc is not None and whole[0] != whole_crc:
         raise ImageError("image CRC differs from the announced one")
     yield _header(lex, size)
