@@ -339,7 +339,7 @@ def _prefix_table(walk):
 
 
 def slots_for(ntiles, ram=None):
-    """Nodes kept decoded (a power of two, at least 16) in `ram` bytes, by default
+    """Nodes kept decoded (a power of two, at least 4) in `ram` bytes, by default
     _RAM or a quarter of the free heap, whichever is less: each costs 5 + 6 x tiles
     bytes."""
     if ram is None:
@@ -349,7 +349,7 @@ def slots_for(ntiles, ram=None):
         if hasattr(gc, "mem_free"):
             gc.collect()
             ram = min(ram, gc.mem_free() // _RAM_SHARE)
-    slots = 16
+    slots = 4
     while 2 * slots * (5 + 6 * ntiles) <= ram:
         slots *= 2
     return slots
@@ -365,7 +365,16 @@ def steps(lex, whole=None, ram=None):
     total = pages + words
     for done, _ in lex.verify_steps(whole=whole):
         yield (done, total)
-    walk = _Walk(lex, slots_for(len(lex.tiles), ram))
+    slots = slots_for(len(lex.tiles), ram)
+    while True:
+        try:
+            walk = _Walk(lex, slots)
+            break
+        except MemoryError:         # the heap had less room in one piece: fewer nodes
+            if slots <= 4:
+                raise _damaged("not enough memory to check a list of %d tiles"
+                               % len(lex.tiles))
+            slots //= 2
     for done in walk.run():
         yield (pages + done, total)
     if lex._t[-1]:
