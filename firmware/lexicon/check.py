@@ -1,32 +1,31 @@
 # The full check of a word graph image (docs/wordlist-format.md, section 6): what
-# the device runs once, when a list is installed (the link's LEX_COMMIT, a list
-# written to flash, a list found without its record at a start), before it answers
-# from it.  The checksums prove that the bytes are the ones the packer wrote; this
-# also proves that the header fits the body, since a header whose CRC was recomputed
-# after an edit passes every checksum:
+# the device runs once, when a list is installed (the link's LEX_COMMIT, a list found
+# without its record at a start, a list written to flash), before it answers from it.
+# The checksums prove that the bytes are the ones the packer wrote; this also proves
+# that the header fits the body, since a header whose CRC was recomputed after an
+# edit passes every checksum:
 #
 #   1. every page's check and the body CRC (Lexicon.verify_steps);
-#   2. the walk: every node reachable from the root decoded as a lookup decodes it,
-#      with what a lookup only trusts checked: every code decodes, a jump only first
-#      (FINAL and LAST clear, a pointer), tiles below T and ascending in a node, no
-#      tile of a node again in the node it jumps to, at most 64 jumps, NEXT only on a
-#      LAST arc, SINK only on a FINAL one, every target inside the body, no pointer
-#      into a missing group, every node leading to a word, no path longer than the
-#      longest word (no cycles); and the counts the header gives against the graph:
-#      the words, the shortest and the longest word;
+#   2. the walk: every word of the graph, in ascending order, from the root, every
+#      node decoded as a lookup decodes it and checked for what a lookup relies on
+#      (every code decodes, a jump only first with FINAL and LAST clear and a
+#      pointer, tiles below T and ascending, no tile of a node again in the node it
+#      jumps to, at most 64 jumps, NEXT only on a LAST arc, SINK only on a FINAL one,
+#      every target inside the body, no pointer into a missing group, no path longer
+#      than the longest word); then the word count, the shortest and the longest word
+#      and the SHA-256 of the words (section 9) against the header: the list the
+#      device answers from is the one the packer was given, word for word;
 #   3. the two-tile table, entry by entry, against the first two levels of the graph.
 #
-# Bounded RAM: the walk keeps one frame per tile of the current path (at most the
-# longest word) and a fixed table of nodes already counted (_MEMO entries, 10 bytes
-# each); a node that fell out of the table is walked again, which costs time, never
-# room.  Pages come through the reader's cache, one at a time.  Bounded time: the
-# walk decodes at most _BUDGET times as many arcs as the header says the body holds
-# (the list is refused beyond that: a header that lies about it, or a body laid out
-# so that the table does not help).
+# Bounded RAM: one frame per tile of the current word and a fixed cache of decoded
+# nodes (slots_for(): at most 64 KB, at most a quarter of the free heap, at least 4
+# nodes); a node that fell out of the cache is decoded again, which costs time, never
+# room.  Pages come through the reader's cache.  Bounded time: at most the header's
+# word count of words, each at most the longest word long.
 #
-#   steps(lex, whole=None)   a generator over an opened Lexicon (verify=False):
-#                            yields (done, total) as it goes; raises LexiconError
-#   check(source, cache_bytes)   a Lexicon over source, checked in full (verified_now)
+#   steps(lex, whole=None, ram=None)  a generator over an opened Lexicon
+#                   (verify=False): yields (done, total); raises LexiconError
+#   check(source, cache_bytes=4096)   a Lexicon over a source, checked in full
 
 from array import array
 
