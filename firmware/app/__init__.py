@@ -48,11 +48,14 @@ def resident_bytes():
 
 def open_lexicon():
     """(reader, None) or (None, "missing" | "damaged"): the list in the word list
-    partition lexicon/slots.py names, else the file lexicon.dawg."""
-    from lexicon import LexiconError, open_file, open_partition
-    from lexicon.slots import partition, selected
-
+    partition lexicon/slots.py names, else the file lexicon.dawg.  Any failure to open
+    the list (a damaged or unsupported image, a read error, no memory for its check)
+    leaves the clock without the judge, its terminal saying the list is unusable: never
+    an error that stops the clock (docs/challenge-terminal.md)."""
     try:
+        from lexicon import LexiconError, open_file, open_partition
+        from lexicon.slots import partition, selected
+
         label = selected()
         if label is None:
             return open_file(LEXICON, cache_bytes=cache_bytes(), record=VERIFIED,
@@ -63,22 +66,35 @@ def open_lexicon():
         return open_partition(part, cache_bytes=cache_bytes(), record=VERIFIED,
                               resident_bytes=resident_bytes()), None
     except LexiconError as e:
-        return None, e.kind
+        return None, "missing" if e.kind == "missing" else "damaged"
+    except Exception:
+        return None, "damaged"
+
+
+def _flow(engine, config, lex, problem):
+    from terminal.flow import ChallengeFlow
+    from terminal.log import ChallengeLog
+
+    import esp32
+    from hal_rtc import now_text
+    from store.state import NAMESPACE
+
+    # the referee's PIN lock is kept in the game state's NVS namespace (key "pin")
+    return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
+                         wall=now_text, nvs=esp32.NVS(NAMESPACE))
 
 
 def flow_factory(config):
     def make(engine):
-        from terminal.flow import ChallengeFlow
-        from terminal.log import ChallengeLog
-
-        import esp32
-        from hal_rtc import now_text
-        from store.state import NAMESPACE
-
         lex, problem = open_lexicon()
-        # the referee's PIN lock is kept in the game state's NVS namespace (key "pin")
-        return ChallengeFlow(engine, lex, ChallengeLog("logs"), config, problem=problem,
-                             wall=now_text, nvs=esp32.NVS(NAMESPACE))
+        if lex is None:
+            return _flow(engine, config, None, problem)
+        try:
+            return _flow(engine, config, lex, None)
+        except Exception:
+            # the list opened, yet the terminal cannot take it (its tiles): unusable
+            lex.close()
+            return _flow(engine, config, None, "damaged")
     return make
 
 

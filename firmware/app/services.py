@@ -133,7 +133,14 @@ class Services:
         flow = self.device.flow
         if flow is not None:
             lex, problem = self._open_lexicon()
-            flow.set_lexicon(lex, problem)
+            try:
+                flow.set_lexicon(lex, problem)
+            except Exception:
+                # the terminal cannot take the list (its tiles): unusable, never an
+                # error that stops the link or the clock
+                if lex is not None:
+                    lex.close()
+                flow.set_lexicon(None, "damaged")
             self.device._update_status()
 
     def result_json(self):

@@ -58,6 +58,50 @@ def _code_table(head, pos, counts_size, lim, off, limit):
     return pos, index
 
 
+def _case(a):
+    """1 for an upper-case, 2 for a lower-case letter of ASCII, Latin-1 or Latin
+    Extended-A (code point a), 0 otherwise (MicroPython's str.upper() knows ASCII
+    only: the letters of the lists are judged here)."""
+    if 0x41 <= a <= 0x5A or (0xC0 <= a <= 0xDE and a != 0xD7):
+        return 1
+    if 0x61 <= a <= 0x7A or (0xE0 <= a <= 0xFF and a != 0xF7):
+        return 2
+    if 0x100 <= a <= 0x17E and a not in (0x130, 0x131, 0x138, 0x149):
+        odd = 0x139 <= a <= 0x148 or 0x179 <= a <= 0x17E    # upper case at odd points
+        return 1 if (a & 1) == odd else 2
+    return 0
+
+
+def _letters(up, low):
+    """True if `low` is the lower-case form of `up`, a character of a tile as shown:
+    an upper-case letter and its lower-case form, or the same character that has no
+    case.  Beyond Latin, what this interpreter's upper() says, or taken as written."""
+    a = ord(up)
+    b = ord(low)
+    ca = _case(a)
+    cb = _case(b)
+    if up == low:
+        return ca == 0
+    if ca or cb:
+        if ca != 1 or cb != 2:
+            return False
+        if a < 0x100:
+            return b == a + 32
+        return b == (0xFF if a == 0x178 else a + 1)
+    return low.upper() == up or (a > 0x24F and b > 0x24F)
+
+
+def _case_pair(tile, lower):
+    """A tile's display string and its lower-case form (docs/wordlist-format.md,
+    section 2): both given, letter for letter the same letters."""
+    if not tile or len(tile) != len(lower):
+        return False
+    for i in range(len(tile)):
+        if not _letters(tile[i], lower[i]):
+            return False
+    return True
+
+
 def read_header(lex):
     """Read and check the header of lex.source; sets what lookups need on lex."""
     src = lex.source
@@ -180,8 +224,11 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             tile = bytes(head[pos + 2:pos + 2 + n]).decode()
             pos += 2 + n
             n = head[pos]
-            lower = bytes(head[pos + 1:pos + 1 + n]).decode().upper()
+            lower = bytes(head[pos + 1:pos + 1 + n]).decode()
             pos += 1 + n
+            if not _case_pair(tile, lower) or tile in tiles:
+                raise _damaged("tile table")
+            lower = lower.upper()
             tiles[i] = tile
             # The typed form this interpreter's upper() leaves (MicroPython
             # upper-cases ASCII only: 'ż' stays 'ż'); "" if the same.

@@ -98,8 +98,16 @@ class Lexicon:
         from lazy import unload
         from lexicon.opening import read_header
 
-        read_header(self)
-        unload(("lexicon.opening",))
+        try:
+            read_header(self)
+        except LexiconError as e:
+            raise e
+        except MemoryError as e:
+            raise e
+        except Exception as e:      # a header that passes its CRC yet does not parse
+            raise _damaged("header: %s" % type(e).__name__)
+        finally:
+            unload(("lexicon.opening",))
         slot = self._page + _CHECK + _OVERHANG
         slots = max(1, cache_bytes // slot)
         self._bufs = [bytearray(slot) for _ in range(slots)]
@@ -120,14 +128,31 @@ class Lexicon:
             self._resident[page] = buf
 
     def verify(self):
-        """The full check: CRC-32 of the whole body and every page's check."""
-        for _ in self.verify_steps():
-            pass
+        """The full check (lexicon/check.py): every page's check, the body CRC and the
+        graph's structure against the header."""
+        from lazy import unload
+        from lexicon.check import steps
+
+        try:
+            for _ in steps(self):
+                pass
+        finally:
+            unload(("lexicon.check",))
+            self.drop_cache()
+
+    def drop_cache(self):
+        """Forget the pages in the cache (after the full check: its pages are not the
+        ones lookups read again)."""
+        for i in range(len(self._tags)):
+            self._tags[i] = -1
+            self._stamps[i] = 0
+        self._tick = 0
 
     def verify_steps(self, every=16, whole=None):
-        """verify() as a generator: yields (pages done, pages) every `every` pages,
-        so that a caller can let other tasks run.  whole: a list whose first item
-        becomes the CRC-32 of the whole image (header and body), for the link."""
+        """The checksums of the full check: CRC-32 of the whole body and every page's
+        check, as a generator that yields (pages done, pages) every `every` pages, so
+        that a caller can let other tasks run.  whole: a list whose first item becomes
+        the CRC-32 of the whole image (header and body), for the link."""
         buf = self._bufs[0]
         self._tags[0] = -1
         data = memoryview(buf)[:self._page]

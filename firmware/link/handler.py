@@ -540,6 +540,8 @@ class LinkHandler:
             self._fail("E_VERIFY", "image rejected: %s" % e)
         except OSError as e:
             self._fail("E_VERIFY", "reading %s failed: %s" % (slot or NEW, e))
+        except Exception as e:      # anything else: refused, the old list stays
+            self._fail("E_VERIFY", "image rejected: %s: %s" % (type(e).__name__, e))
         # The game may have started while the image was being checked.
         self._refuse_during_game(force or j.get("force"))
         release = getattr(self.services, "release_lexicon", None)

@@ -1,7 +1,9 @@
 # Checks of a word list image, in a file or at the start of a raw flash partition
-# (docs/wordlist-format.md, sections 1, 2 and 5) before the link installs it: the device's own reader parses the header (so the
-# link accepts exactly what the reader will open: same header limit, same
-# tables), then the full check of the body runs one page at a time.
+# (docs/wordlist-format.md, sections 1, 2, 5 and 6), before the link installs it: the
+# device's own reader parses the header (so the link accepts exactly what the reader
+# will open: same header limit, same tables), then the full check (lexicon/check.py:
+# every page, the body CRC, and the graph walked word by word against the header) runs
+# a step at a time.
 
 from micropython import const
 import os
@@ -10,6 +12,7 @@ from lexicon.reader import MAX_HEADER, Lexicon, LexiconError  # noqa: F401 (the 
 from lexicon.sources import FileSource
 
 _BLOCK = const(4096)
+_CHECK_CACHE = const(1088)      # the check's page cache: 4 slots, as on the lean target
 
 
 class ImageError(Exception):
@@ -34,8 +37,8 @@ def _message(e):
     return "damaged image (%s)" % detail
 
 
-def _open(path):
-    return _open_source(FileSource(path))
+def _open(path, cache=0):
+    return _open_source(FileSource(path), cache)
 
 
 def _partition_source(part):
@@ -44,12 +47,15 @@ def _partition_source(part):
     return PartitionSource(part)
 
 
-def _open_source(source):
+def _open_source(source, cache=0):
     try:
-        return Lexicon(source, 0, verify=False)
+        return Lexicon(source, cache, verify=False)
     except LexiconError as e:
         source.close()
         raise ImageError(_message(e))
+    except BaseException as e:
+        source.close()
+        raise e
 
 
 def _header(lex, size):
@@ -66,7 +72,7 @@ def info(path):
         return None
     try:
         lex = _open(path)
-    except (ImageError, OSError):
+    except Exception:       # whatever the file holds: INFO answers (without a list)
         return None
     try:
         return _header(lex, size)
@@ -78,7 +84,7 @@ def info_partition(part):
     """The header of the image at the start of partition `part`, or None."""
     try:
         lex = _open_source(_partition_source(part))
-    except (ImageError, OSError):
+    except Exception:       # whatever the partition holds: INFO answers (without a list)
         return None
     return _header(lex, lex.body_offset + lex.body_len)
 
@@ -92,13 +98,13 @@ def verify_steps(path, whole_crc=None, whole_size=None):
         raise ImageError("no image file")
     if whole_size is not None and size != whole_size:
         raise ImageError("received %d bytes, expected %d" % (size, whole_size))
-    return _verify(_open(path), size, whole_crc)
+    return _verify(_open(path, _CHECK_CACHE), size, whole_crc)
 
 
 def verify_partition_steps(part, whole_crc, whole_size):
     """verify_steps() of the image at the start of partition `part`, which must be
     `whole_size` bytes long (by its header) with the CRC-32 `whole_crc`."""
-    lex = _open_source(_partition_source(part))
+    lex = _open_source(_partition_source(part), _CHECK_CACHE)
     size = lex.body_offset + lex.body_len
     if size != whole_size:
         lex.close()
@@ -108,14 +114,20 @@ def verify_partition_steps(part, whole_crc, whole_size):
 
 
 def _verify(lex, size, whole_crc):
+    from lazy import unload
+    from lexicon.check import steps
+
     whole = [0]
     try:
-        for item in lex.verify_steps(whole=whole):
+        for item in steps(lex, whole=whole):
             yield item
     except LexiconError as e:
         raise ImageError(_message(e))
+    except MemoryError:
+        raise ImageError("not enough memory to check the list")
     finally:
         lex.close()
+        unload(("lexicon.check",), False)
     if whole_crc is not None and whole[0] != whole_crc:
         raise ImageError("image CRC differs from the announced one")
     yield _header(lex, size)
