@@ -169,7 +169,8 @@ def plan(target: str, firmware: bytes, flash_size: int | None = None,
                                  "(%d bytes)" % (len(lexicon), slot.label, slot.size))
             p.writes.append(Write(slot.offset, slot.label, lexicon))
         fs = image.build_image(vfs.size, target, None, config, firmware_dir,
-                               list_slot=slot.label if slot else None)
+                               list_slot=slot.label if slot else None,
+                               list_image=lexicon if slot else None)
     except image.ImageBuildError as e:
         raise FlashError(str(e)) from None
     p.writes.append(Write(vfs.offset, vfs.label, fs))

@@ -159,23 +159,40 @@ def check_lexicon(lexicon: bytes) -> None:
 
 
 def data_files(lexicon: bytes | None = None, config: dict | None = None,
-               list_slot: str | None = None) -> dict[str, bytes]:
+               list_slot: str | None = None, list_digest: str | None = None
+               ) -> dict[str, bytes]:
     """config.json, and the word list: as the file lexicon.dawg, or (list_slot) the
-    selector naming the raw partition that holds it (firmware/lexicon/slots.py)."""
+    selector naming the raw partition that holds it (firmware/lexicon/slots.py), with
+    the record of its full check (list_digest: host_tools/listcheck.py)."""
+    from host_tools import listcheck
+
     files = {}
     if config is not None:
         files["config.json"] = json.dumps(config).encode()
     if lexicon is not None:
         check_lexicon(lexicon)
         files["lexicon.dawg"] = lexicon
+        list_digest = _checked(lexicon)
     if list_slot is not None:
         files[LIST_SLOT_FILE] = list_slot.encode()
+    if list_digest is not None:
+        files[listcheck.RECORD_FILE] = list_digest.encode()
     return files
+
+
+def _checked(lexicon: bytes) -> str:
+    from host_tools import listcheck
+
+    try:
+        return listcheck.checked_digest(lexicon)
+    except listcheck.ListCheckError as e:
+        raise ImageBuildError(str(e)) from None
 
 
 def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | None = None,
                      config: dict | None = None, firmware_dir: Path | None = None,
-                     drivers=DRIVERS, list_slot: str | None = None) -> dict[str, bytes]:
+                     drivers=DRIVERS, list_slot: str | None = None,
+                     list_digest: str | None = None) -> dict[str, bytes]:
     """Every file of the LittleFS filesystem of a new clock of `target`: on a target
     whose image has the firmware frozen in it, no code."""
     code = targets_mod.target(target)["code"]
@@ -185,7 +202,7 @@ def filesystem_files(target: str = targets_mod.DEFAULT_TARGET, lexicon: bytes | 
         for rel, data in firmware_tree(target, firmware_dir, drivers).items():
             files["%s/%s/%s" % (FW_DIR, slot, rel)] = data
         files[SLOT_FILE] = slot.encode()
-    files.update(data_files(lexicon, config, list_slot))
+    files.update(data_files(lexicon, config, list_slot, list_digest))
     return files
 
 
@@ -219,10 +236,12 @@ def build_filesystem(files: dict[str, bytes], size: int, block_size: int = BLOCK
 def build_image(size: int, target: str = targets_mod.DEFAULT_TARGET,
                 lexicon: bytes | None = None, config: dict | None = None,
                 firmware_dir: Path | None = None, drivers=DRIVERS,
-                list_slot: str | None = None) -> bytes:
-    """The LittleFS image of a new clock of `target`, `size` bytes."""
+                list_slot: str | None = None, list_image: bytes | None = None) -> bytes:
+    """The LittleFS image of a new clock of `target`, `size` bytes; list_image: the word
+    list in the partition list_slot names, whose full check is recorded beside it."""
+    digest = _checked(list_image) if list_image is not None else None
     return build_filesystem(filesystem_files(target, lexicon, config, firmware_dir, drivers,
-                                             list_slot), size)
+                                             list_slot, digest), size)
 
 
 def list_image(data: bytes, block_size: int = BLOCK_SIZE) -> dict[str, bytes]:

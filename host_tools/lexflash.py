@@ -87,7 +87,7 @@ def write(port: str, chip: str, offset: int, image: bytes, baud: int = BAUD,
 
 
 def adopt(link, label: str, image: bytes, force: bool = False, progress=None,
-          timeout: float = 120.0) -> dict:
+          timeout: float | None = None) -> dict:
     """After the write: the firmware checks the image in partition `label` in full and
     switches to it (LEX_ADOPT); returns the list the clock now uses."""
     from host_tools.link import DeviceError

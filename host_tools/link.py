@@ -50,6 +50,13 @@ FAST_BAUDS = (921600, 460800, 230400)
 # Errors worth sending the same request again for.
 RETRY_CODES = {"E_FRAME", "E_CHUNK"}
 
+# How long a commit or an adoption may take: the device walks the whole list once before
+# it answers from it (firmware/lexicon/check.py; docs/wordlist-format.md, section 6), the
+# clock running between the steps.  The Polish list's walk takes 23.5 s of the host's
+# 32-bit MicroPython; a chip's core runs MicroPython many times slower.
+CHECK_TIMEOUT_S = 900.0
+
+
 class LinkError(Exception):
     """Something went wrong talking to a device; `code` names it (docs, section 6)."""
 
@@ -307,8 +314,9 @@ class Link:
         return self.request_json(LEX_SLOT, {})
 
     def adopt_lexicon(self, slot: str, image: bytes, force: bool = False,
-                      timeout: float = 120.0) -> dict:
+                      timeout: float = None) -> dict:
         """Have the device check the image esptool wrote into `slot` and switch to it."""
+        timeout = CHECK_TIMEOUT_S if timeout is None else timeout
         return self.request_json(LEX_ADOPT, {"slot": slot, "size": len(image),
                                              "crc": crc32(image), "force": force},
                                  timeout=timeout, retries=1)
@@ -318,7 +326,7 @@ class Link:
 
     def push_lexicon(self, image: bytes, force: bool = False,
                      progress: Callable[[str, int, int], None] | None = None,
-                     commit_timeout: float = 120.0) -> dict:
+                     commit_timeout: float | None = None) -> dict:
         """Send a word list image; resumes what the device already holds of it.
 
         Returns {"resumed_from", "sent", "lexicon"}.  Raises LinkError; on any error
@@ -362,7 +370,8 @@ class Link:
                 progress("send", have, size)
         if progress:
             progress("verify", size, size)
-        done = self.request_json(LEX_COMMIT, spec, timeout=commit_timeout, retries=1)
+        done = self.request_json(LEX_COMMIT, spec, retries=1,
+                                 timeout=CHECK_TIMEOUT_S if commit_timeout is None else commit_timeout)
         if progress:
             progress("done", size, size)
         return {"resumed_from": resumed_from, "sent": sent, "lexicon": done.get("lexicon")}

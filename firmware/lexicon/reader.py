@@ -114,14 +114,14 @@ class Lexicon:
         self._tags = [-1] * slots
         self._stamps = [0] * slots
         self._tick = 0
+        self._resident = {}
         if verify and verified != self.digest:
-            self.verify()
+            self.verify()       # through the cache, before any page is kept resident
             self.verified_now = True
         # the resident pages: page -> slot, read and checked now, never evicted
         pages = self.resident_pages
         if resident_bytes >= 0:
             pages = pages[:resident_bytes // slot]
-        self._resident = {}
         for page in pages:
             buf = bytearray(slot)
             self._load(page, buf)

@@ -10,7 +10,7 @@ from lexicon import LexiconError, open_file
 from lexicon.check import check, slots_for
 from lexicon.sources import FileSource
 from lexicon_data import answers, image_path, read_bytes, write_bytes
-from mpytest import raises, tmpdir
+from mpytest import MICROPYTHON, raises, skip, tmpdir
 
 
 def _with_crc(data):
@@ -68,13 +68,21 @@ def _sweep(name, edits):
     return refused, unchanged
 
 
+# The sweep is the same check under every interpreter; MicroPython runs it at a third of
+# the size (every header byte, one edit, the German list) to keep the suite's time.
+ON_CPYTHON = not MICROPYTHON
+
+
 def test_header_edits_are_refused_or_change_no_answer():
-    for name, edits in (("de", (1, 255, 0x80)), ("es", (1, 255))):
+    sweeps = (("de", (1, 255, 0x80)), ("es", (1, 255))) if ON_CPYTHON else (("de", (1,)),)
+    for name, edits in sweeps:
         refused, unchanged = _sweep(name, edits)
         assert refused > unchanged > 0, (name, refused, unchanged)
 
 
 def test_header_edits_of_a_list_with_the_two_tile_table():
+    if not ON_CPYTHON:
+        skip("the two-tile table's edits run under CPython (the same firmware code)")
     refused, unchanged = _sweep("pl", (1,))
     assert refused > unchanged > 0
 
