@@ -59,7 +59,8 @@ def test_s3_image_holds_the_firmware_in_slot_a_and_the_data_beside_it(lexicon):
 def test_wroom_image_has_no_code_on_the_filesystem_the_image_freezes_it(lexicon):
     files = image.list_image(image.build_image(SIZE, "wroom", lexicon=lexicon,
                                                config={"lang": "pl"}))
-    assert set(files) == {"config.json", "lexicon.dawg"}
+    # the list, and the record of its full check (host_tools/listcheck.py)
+    assert set(files) == {"config.json", "lexicon.dawg", "lexicon.ok"}
     # what the TILECLOCK_WROOM image must freeze instead (tests/host/test_frozen_manifest.py)
     assert {n[:-3] for n in image.frozen_names("wroom")} == \
         _device_sources("wroom") | {"boot", "main", "ssd1306"}
@@ -83,7 +84,8 @@ def test_micropython_mounts_the_s3_image_and_boot_py_puts_slot_a_on_the_path(lex
     assert "VERSION 0.1.0" in out
     assert any(l.startswith("LEXICON ") and int(l.split()[1]) > 0 for l in out.splitlines())
     files = [l for l in out.splitlines() if l.startswith("FILES ")][0].split()[1:]
-    assert set(files) == {"boot.py", "main.py", "fw", "lexicon.dawg", "config.json", "logs"}
+    assert set(files) == {"boot.py", "main.py", "fw", "lexicon.dawg", "lexicon.ok", "config.json",
+                          "logs"}
 
 
 def test_a_damaged_word_list_is_never_put_into_an_image(lexicon):
