@@ -110,7 +110,15 @@ def run(preset, start, steps, check=None):
                 assert engine.used_ms(s, t) == before[s]
         if stopped:
             assert engine.used_ms(0, t) == before[0] and engine.used_ms(1, t) == before[1]
+        forfeited = engine.forfeit_side
         apply(engine, t, action, side, words)
+        if action == "undo" and forfeited is not None and forfeited >= 0:
+            # a late forfeit undone is the arrival at the limit (TSO 2.4b: the player was
+            # there in time, the arrival keyed late): the late side is charged the limit
+            for s in (0, 1):
+                used = engine.used_ms(s, t)
+                if forfeited in (s, BOTH) and used == preset["late_forfeit_ms"] < ran[s]:
+                    ran[s] = used
         if check:
             check(engine, t)
     return engine, clock, ran
