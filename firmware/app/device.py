@@ -31,8 +31,8 @@
 from i18n import tr
 from lazy import unload
 from timebase import ticks_clamp, ticks_diff
-from store.gamelog import seq_of
 
+from app.logqueue import LogQueue
 from clock import gamelog as gl
 from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERTIME,
                           CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED, PHASE_PLAY, new_engine)
@@ -105,16 +105,12 @@ class Device:
         self.events = 0              # button and key events handled (for tests and the link)
         self.saves = 0
         self._dirty = False
-        self._log = None             # the engine log the lines were last taken from
-        self._log_seq = -1           # seq of the last record taken into _pending
-        self._pending = []           # game log lines not yet in the file
+        self.log = LogQueue(gamelog, self._stamp)   # game log lines on their way to the file
         self._log_at = 0
         self._log_held = False       # lines held back during a challenge (_log_waits)
         self.storage = ""            # "", "log_full" or "not_saving" (_check_storage)
         self.save_failures = 0       # saves that raised (a failing NVS), since start-up
-        self.lines_lost = 0          # game log lines dropped from the record, since start-up
         self._nvs_failed = False     # the last save raised
-        self._file_failed = False    # the last append to the game log raised
         self._config_serial = -1
         self._preset_pending = False
         self.sleep_at = None         # ticks at which the device goes to deep sleep
@@ -126,6 +122,11 @@ class Device:
         self._on_key = self.on_key
         self._label = self.label
 
+    @property
+    def lines_lost(self):
+        """Game log lines dropped from the record for want of room, since start-up."""
+        return self.log.lost
+
     # --- start-up -----------------------------------------------------------
 
     def start(self):
@@ -134,15 +135,14 @@ class Device:
         now = self.clock.ticks_ms()
         self.config_problems = self.config.load()
         self._wake_press = self.reset_cause == "sleep" and self.board.buttons.is_down("pause")
-        terminal = restore(self, now, _LOG_CAPACITY)
-        unload(("app.restore", "clock.snapshot_load"))
+        self.engine, terminal, waiting = restore(self, now, _LOG_CAPACITY)
+        self.log.follow(self.engine.log, waiting)
         self.flow = self._flow_factory(self.engine) if self._flow_factory else None
         if self.flow is not None:
             if terminal or self.engine.challenging:
                 from terminal.resume import restore as resume
 
                 resume(self.flow, terminal, now)
-                unload(("terminal.resume",))
         elif self.engine.challenging:
             self.engine.cancel_challenge(now)    # no terminal to finish it: clocks as before
         battery = self.board.battery
@@ -155,7 +155,7 @@ class Device:
         if self.recovered:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
         # saved at once: the note of the recovery, lines a cut kept from the log file
-        self._dirty = self.recovered or bool(self._pending)
+        self._dirty = self.recovered or bool(self.log.lines)
         self._update_status()
         self.tick(now)
         del LAST[:]
@@ -313,22 +313,19 @@ class Device:
         # modules dropped, instead of opening a file in the fullest heap.  A few at most:
         # past _LOG_WAIT of them (presses while a verdict shows) they go at once.
         flow = self.flow
-        return flow is not None and flow.active() and len(self._pending) < _LOG_WAIT
+        return flow is not None and flow.active() and len(self.log.lines) < _LOG_WAIT
 
     def save(self, now):
         """Save the state with the log lines waiting; whatever NVS does, nothing raises."""
         flow = self.flow
         try:
-            self._take_log_lines()
+            log = self.log
+            log.take(self.engine.log)
             terminal = flow.saved_bytes() if flow is not None else b""
-            lines = self._lines()
+            lines = log.encoded()
             room = self.state.room(self.engine.snapshot_size(), len(terminal))
             if len(lines) > room:
-                from app.lost import fit
-
-                self.lines_lost += fit(self._pending, room, self._stamp())
-                unload(("app.lost",))
-                lines = self._lines()
+                lines = log.fit(room)
             # the engine's state up to a press still being debounced, not past it: a save
             # must not close a window the press is about to challenge
             # (Buttons.unsettled_since)
@@ -341,35 +338,17 @@ class Device:
             self.save_failures += 1
         self._check_storage(now)
 
-    def _lines(self):
-        pending = self._pending
-        return "\n".join(pending).encode() if pending else b""
-
     def flush_log(self, now):
+        """Append the game log's waiting lines to the file; nothing raises."""
         self._log_at = now
+        log = self.log
         try:
-            self._take_log_lines()
-            if not self._pending:
-                return
-            if self._file_failed:
-                self._drop_written()
-            self.gamelog.append(self._pending)
-        except Exception:        # a full or failing flash must not stop the clock
-            self._file_failed = True
-            self._check_storage(now)
-            return
-        self._file_failed = False
-        if self.flow is not None:
+            log.take(self.engine.log)
+        except Exception:        # no memory for a line: it is taken at the next try
+            pass
+        if log.flush() and self.flow is not None:
             self.flow.log_failed = False     # the file takes records again
-        del self._pending[:]
         self._check_storage(now)
-
-    def _drop_written(self):
-        # After a failed append part of the lines may be in the file: not twice.
-        last = self.gamelog.last_seq()
-        pending = self._pending
-        while pending and seq_of(pending[0]) <= last:
-            pending.pop(0)
 
     def _check_storage(self, now):
         # What the terminal, the link and the cue say of the storage; the cue sounds when
@@ -377,7 +356,7 @@ class Device:
         flow = self.flow
         if self._nvs_failed:
             kind = "not_saving"
-        elif self._file_failed or (flow is not None and flow.log_failed):
+        elif self.log.failed or (flow is not None and flow.log_failed):
             kind = "log_full"
         else:
             kind = ""
@@ -387,24 +366,6 @@ class Device:
             self._update_status()
             if kind and worse:
                 self.board.buzzer.play("storage", now)
-
-    def _take_log_lines(self):
-        # New records into _pending, in order: after a reset first the rest of the
-        # last game's log, then the new game's.
-        log = self.engine.log
-        old = self._log
-        self._log = log
-        pending = self._pending
-        stamp = None
-        for source in (old, log):
-            last = source.last()
-            if last is None or last[0] <= self._log_seq:
-                continue
-            if stamp is None:
-                stamp = self._stamp()
-            for line in source.lines_since(self._log_seq):
-                pending.append(line[:-1] + stamp)
-            self._log_seq = last[0]
 
     def _stamp(self):
         # what a game log line gets at its end: the wall-clock time the host set (null
@@ -550,7 +511,6 @@ class Device:
             if n < q:
                 q = n
         return q if q > 0 else 0
-        return q
 
     def _set_contrast(self, panel, index, value):
         if self._contrast[index] != value:

@@ -58,7 +58,7 @@ def display_step(dev):
     piles up until an allocation forces a collection at a random moment."""
     import gc
 
-    from app import large_heap
+    from app.heap import large_heap
 
     # events seen, a collection owed, since when, the last collection, the terminal's
     # step (its return to the neutral screen leaves a mode's modules to collect)

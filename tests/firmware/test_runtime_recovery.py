@@ -353,7 +353,7 @@ def test_the_log_numbering_goes_on_across_restarts_and_cuts_between_save_and_fil
         real_append = dev.gamelog.append
         dev.gamelog.append = lambda lines: (_ for _ in ()).throw(OSError(28))
         rig.press("right")
-        assert dev._pending                     # saved with the state, not in the file
+        assert dev.log.lines                     # saved with the state, not in the file
         dev.gamelog.append = real_append
         dev = _cut(rig)
         rig.press("pause")
@@ -562,38 +562,19 @@ def test_game_log_lines_wait_out_a_challenge_in_the_state_record_and_survive_a_c
         rig.type_word("HAUS")
         rig.keys("#C#")
         assert rig.screen().startswith("ACCEPTABLE")
-        assert [json.loads(line)["kind"] for line in dev._pending] == ["challenge"]
+        assert [json.loads(line)["kind"] for line in dev.log.lines] == ["challenge"]
         assert _game_log_kinds() == before                # waiting, with the state
         dev = _cut(rig)                                   # the line only in the record
         # read back from it at start-up; the verdict is on screen again, so it waits on
         assert dev.flow.state == F.VERDICT
-        assert [json.loads(line)["kind"] for line in dev._pending] == ["challenge", "recovered"]
+        assert [json.loads(line)["kind"] for line in dev.log.lines] == ["challenge", "recovered"]
         rig.run(11000)                                    # the verdict goes
         assert dev.flow.state == F.NEUTRAL
         assert _game_log_kinds() == before + ["challenge", "recovered"]
-        assert not dev._pending
+        assert not dev.log.lines
         # outside a challenge a press reaches the file at once (the recovered game
         # was paused: the switch resumes it)
         rig.press("pause")
         assert _game_log_kinds() == before + ["challenge", "recovered", "resume"]
-    finally:
-        runtime_rig.leave()
-
-
-def test_set_up_modules_are_dropped_once_the_settings_are_applied():
-    import sys
-
-    from app.device import SETUP_MODULES
-
-    rig = _rig()
-    try:
-        for name in SETUP_MODULES + ("lexicon.opening",):
-            assert name not in sys.modules, name
-        ok, message = rig.dev.config.set("preset", "tso25")
-        assert ok, message
-        rig.run(100)
-        assert rig.dev.engine.preset["name"] == "tso25"
-        for name in SETUP_MODULES:
-            assert name not in sys.modules, name
     finally:
         runtime_rig.leave()

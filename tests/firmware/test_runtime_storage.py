@@ -193,7 +193,7 @@ def test_lines_that_wait_survive_a_cut_and_so_does_the_count_of_the_lost_ones():
         _fill_flash(True)
         _turns(rig, 30)
         lost = rig.dev.lines_lost
-        waiting = list(rig.dev._pending)
+        waiting = list(rig.dev.log.lines)
         assert lost > 0 and '"kind": "lost"' in waiting[0]
         rig.power_cut()
         rig.clock.advance(3000)
