@@ -145,3 +145,75 @@ class FakeClock:
     def close(self):
         self.client.disconnect()
         self.client.loop_stop()
+
+
+PAIRINGS = ("round,table,player1,player2,number1,number2\n"
+            "1,1,Anna Nowak,Bjørn Berg,1,2\n"
+            "1,2,Carl Cox,Dora Diaz,3,4\n"
+            "1,3,Emil Ek,Frida Fjell,5,6\n")
+STABLE = ("left_ms", "right_ms", "phase", "on_turn", "battery_pct", "list_version",
+          "players", "penalty", "boot", "seq", "referee", "alerts")
+
+
+def three_tables(hall: Hall, port: int, host: str = "127.0.0.1"):
+    """The issue's scenario: three clocks publish; all three tables are in /tables.json
+    within 10 s; a forged and a replayed message are alerts and change nothing; a
+    result arrives once, named from the pairings.  Returns the clocks (closed)."""
+    clocks = [FakeClock(port, str(n), "dev%d" % n, host=host) for n in (1, 2, 3)]
+    try:
+        t0 = time.monotonic()
+        for n, clock in enumerate(clocks):
+            clock.state(ms=(1500000 - n * 1000, 1500000), battery=90 - n)
+        tables = wait_for(lambda: (lambda t: t if len(t) == 3 else None)(hall.tables()),
+                          "three tables in /tables.json")
+        took = time.monotonic() - t0
+        assert took < 10, "three tables took %.1f s" % took
+        assert tables["2"]["left_ms"] == 1499000 and tables["2"]["battery_pct"] == 89
+        assert tables["2"]["players"] == ["Carl Cox", "Dora Diaz"]
+        for t in tables.values():
+            for key in ("table", "left_ms", "right_ms", "phase", "on_turn", "battery_pct",
+                        "list_version", "last_seen_ms"):
+                assert key in t
+
+        # table 1 plays on: its first message is the one to replay
+        first = clocks[0].sent[0]
+        clocks[0].state(ms=(1490000, 1500000), turn=1)
+        wait_for(lambda: hall.tables()["1"]["on_turn"] == 1, "table 1's second state")
+        before = {n: {k: t[k] for k in STABLE} for n, t in hall.tables().items()}
+
+        # forged: table 2's topic, signed with another key, its battery "empty"
+        m = clocks[0].m
+        forger = m.Publisher("not-the-event-key!", EVENT, "2", "dev2", 1, "0.1.0")
+        topic, payload = forger.state(_fields(clocks[1]))
+        clocks[2].publish_raw(topic, payload)
+        # replayed: table 1's first message, sent again as it was recorded
+        clocks[2].publish_raw(*first)
+        alerts = wait_for(lambda: (lambda a: a if len(a) >= 2 else None)(hall.alerts()),
+                          "two alerts")
+        kinds = sorted((a["kind"], a["table"]) for a in alerts)
+        assert kinds == [("bad signature", "2"), ("replayed", "1")], alerts
+        after = {n: {k: t[k] for k in STABLE} for n, t in hall.tables().items()}
+        assert after == before
+
+        # a result, sent twice (a reconnect), is one game, with the players' names
+        clocks[2].result(4, (401, 388), (391, 388), penalty=(10, 0))
+        clocks[2].result(4, (401, 388), (391, 388), penalty=(10, 0))
+        csv_text = wait_for(lambda: (lambda c: c if c.count("\n") >= 2 else None)(
+            hall.get("/results.csv")), "the result in /results.csv")
+        lines = csv_text.splitlines()
+        assert len(lines) == 2, lines
+        assert lines[1].startswith("1,a,3,Emil Ek,Frida Fjell,401,388,10,0,0,0,391,388,3,")
+        assert hall.get("/results-tsh.txt") == "a 1 a\n5 391 6 388\n\n"
+        return clocks
+    finally:
+        for clock in clocks:
+            clock.close()
+
+
+def _fields(clock):
+    """A state's fields (the clock's last state, its battery 1 %): what a forger sends."""
+    msg = json.loads(clock.sent[0][1].split(b"\n")[0])
+    for key in ("v", "kind", "event", "table", "device", "boot", "seq", "fw"):
+        msg.pop(key)
+    msg["battery_pct"] = 1
+    return msg
