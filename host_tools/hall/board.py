@@ -38,6 +38,7 @@ class Tile:
         self.state_at = 0                # now of self.msg
         self.device = ""
         self.referee = False
+        self.devices: dict[str, int] = {}             # every clock heard as this table
         self.clock_alerts: deque = deque(maxlen=10)   # (now, what) from alert messages
 
 
@@ -98,12 +99,12 @@ class Board:
                                                                        msg["table"])
             tile.heard = now
             tile.device = msg["device"]
+            tile.devices[msg["device"]] = now
             kind = msg["kind"]
             if kind in (m.STATE, m.HEARTBEAT):
                 tile.msg = msg
                 tile.state_at = now
-                tile.referee = bool(msg["referee"]) or (
-                    tile.referee and kind == m.HEARTBEAT)
+                tile.referee = bool(msg["referee"])
             elif kind == m.ALERT:
                 tile.clock_alerts.append((now, msg["what"]))
                 if msg["what"] == m.REFEREE:
@@ -224,6 +225,10 @@ class Board:
         if usual is not None and msg and tuple(msg["list"]) != usual:
             alerts.append({"kind": "list", "text": "word list %s %s (most tables: %s %s)"
                            % (msg["list"][0], msg["list"][1], usual[0], usual[1])})
+        others = sorted(d for d, at in tile.devices.items() if now - at < m.SILENT_MS)
+        if len(others) > 1:
+            alerts.append({"kind": "clash", "text": "%d clocks publish as this table: %s"
+                           % (len(others), ", ".join(others))})
         for at, what in tile.clock_alerts:
             if what != m.REFEREE and now - at < m.SILENT_MS:
                 alerts.append({"kind": "clock", "text": "clock: %s" % what})

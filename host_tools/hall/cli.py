@@ -123,9 +123,15 @@ def main(argv=None) -> int:
     def on_message(topic, payload, retained):
         from host_tools.hall.server import now_ms
 
-        if board.receive(topic, payload, retained, now_ms()) == "taken" \
-                and topic.endswith("/result"):
-            write_exports(board, out)
+        try:
+            if board.receive(topic, payload, retained, now_ms()) == "taken" \
+                    and topic.endswith("/result"):
+                write_exports(board, out)
+        except Exception:   # one message must not stop the subscriber: say it, go on
+            import traceback
+
+            print("hall: a message on %s was not handled:\n%s"
+                  % (topic, traceback.format_exc()), file=sys.stderr, flush=True)
 
     subscriber = Subscriber(host, port, message.subscription(args.event), on_message).start()
     page_host = "127.0.0.1" if args.listen in ("0.0.0.0", "::", "") else args.listen

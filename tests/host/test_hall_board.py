@@ -189,3 +189,14 @@ def test_snapshot_is_json():
     b = Board(KEY, EVENT)
     b.receive(*state(pub("1")), False, 0)
     json.dumps(b.snapshot(10))
+
+
+def test_two_clocks_publishing_as_one_table_are_an_alert():
+    b = Board(KEY, EVENT)
+    b.receive(*state(pub("4", device="devA")), False, 0)
+    b.receive(*state(pub("4", device="devB")), False, 10)
+    [tile] = b.tables(20)
+    assert tile["alerts"] == [{"kind": "clash",
+                               "text": "2 clocks publish as this table: devA, devB"}]
+    b.receive(*state(pub("4", device="devB", boot=2)), False, 31000)
+    assert b.tables(31000)[0]["alerts"] == []
