@@ -200,3 +200,25 @@ def test_two_clocks_publishing_as_one_table_are_an_alert():
                                "text": "2 clocks publish as this table: devA, devB"}]
     b.receive(*state(pub("4", device="devB", boot=2)), False, 31000)
     assert b.tables(31000)[0]["alerts"] == []
+
+
+def test_clockctl_results_from_the_hall_names_players_from_a_pairings_file(tmp_path, capsys):
+    from host_tools import cli
+
+    b = Board(KEY, EVENT, pairings.parse("round,table,player1,player2\n2,1,A,B\n2,2,C,D\n"),
+              store=tmp_path / "hall")
+    b.receive(*result(pub("1"), 1, (300, 310), (300, 310)), False, 0)
+    b.receive(*result(pub("2"), 1, (420, 380), (410, 380), (10, 0)), False, 0)
+    later = tmp_path / "pairings.csv"   # the numbers for tsh, given afterwards
+    later.write_text("round,table,player1,player2,number1,number2\n2,1,Ann,Bo,1,2\n")
+    out = tmp_path / "r.csv"
+    assert cli.main(["results", "--hall", str(tmp_path / "hall"), "--pairings", str(later),
+                     "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "r.csv: 2 games; " in captured.out and "tsh score entry for 1" in captured.out
+    assert "round 2 table 2 (C - D) is not in the tsh entry" in captured.err
+    assert (tmp_path / "r-tsh.txt").read_text() == "a 2 a\n1 300 2 310\n\n"
+    rows = out.read_text(encoding="utf-8-sig").splitlines()
+    assert rows[1].startswith("2,a,1,Ann,Bo,300,310") and rows[2].startswith("2,a,2,C,D,420")
+    with pytest.raises(SystemExit, match="no results received there"):
+        cli.main(["results", "--hall", str(tmp_path / "nothing"), "--out", str(out)])
