@@ -565,6 +565,8 @@ def results_csv(rows: list[dict]) -> str:
 
 
 def cmd_results(args) -> int:
+    if args.hall:
+        return hall_results(args)
     rows: list[dict] = []
 
     def work(port, progress):
@@ -594,6 +596,49 @@ def cmd_results(args) -> int:
     out.write_bytes(results_csv(rows).encode("utf-8-sig"))
     print("%s: %d finished game%s" % (out, len(rows), "" if len(rows) == 1 else "s"))
     return code
+
+
+def hall_results(args) -> int:
+    """The results the hall received (`clockctl hall`'s results.jsonl in DIR), as CSV
+    and as tsh's score entry, with the players from the pairings file if given (it
+    replaces the names the hall had)."""
+    from host_tools.hall import export
+    from host_tools.hall import pairings as pairings_mod
+    from host_tools.hall.board import read_results
+
+    store = Path(args.hall) / "results.jsonl"
+    if not store.is_file():
+        raise SystemExit("clockctl results: %s: no results received there (the folder "
+                         "clockctl hall --out wrote to)" % store)
+    records = read_results(store)
+    if args.pairings:
+        try:
+            pairings = pairings_mod.load(args.pairings)
+        except pairings_mod.PairingsError as e:
+            raise SystemExit("clockctl results: %s" % e)
+        for r in records:
+            p = pairings.get(r.get("round") or args.round or "", r["message"]["table"])
+            if p is not None:
+                r["players"], r["division"] = list(p.players), p.division
+                r["numbers"] = list(p.numbers) if p.numbers else None
+    if args.round:
+        records = [r for r in records if str(r.get("round")) == str(args.round)]
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(export.to_csv(records).encode("utf-8-sig"))
+    tsh_path = Path(args.tsh) if args.tsh else out.with_name(out.stem + "-tsh.txt")
+    text, left_out = export.to_tsh(records)
+    tsh_path.write_text(text, encoding="utf-8")
+    print("%s: %d game%s; %s: tsh score entry for %d" % (
+        out, len(records), "" if len(records) == 1 else "s", tsh_path,
+        len(records) - len(left_out)))
+    for row in left_out:
+        print("warning: round %s table %s (%s - %s) is not in the tsh entry: %s" % (
+            row["round"] or "?", row["table"], row["left_player"] or "left",
+            row["right_player"] or "right",
+            "no round" if not row["round"] else "the pairings give no tsh player numbers"),
+            file=sys.stderr)
+    return 0
 
 
 def _table_key(table):
@@ -762,6 +807,12 @@ def cmd_push_firmware(args) -> int:
 
 # -- sim --------------------------------------------------------------------------------
 
+def cmd_hall(rest) -> int:
+    from host_tools.hall import cli as hall_cli   # lazily: only this command needs MQTT
+
+    return int(hall_cli.main(rest) or 0)
+
+
 def cmd_sim(args, rest) -> int:
     from host_tools import sim   # lazily: only this command needs the simulator
 
@@ -837,6 +888,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--round", help="a round's name or number, a column of every row")
     sp.add_argument("--last", type=int, default=0, metavar="N",
                     help="only the last N finished games of each clock (1: this round's)")
+    sp.add_argument("--hall", metavar="DIR",
+                    help="instead of the clocks over USB: the results the hall received "
+                         "(clockctl hall --out DIR), as CSV and as tsh's score entry")
+    sp.add_argument("--pairings", metavar="FILE",
+                    help="with --hall: the pairings CSV that names the players")
+    sp.add_argument("--tsh", metavar="FILE",
+                    help="with --hall: the tsh score entry file (default: beside --out, "
+                         "NAME-tsh.txt)")
     devices_opts(sp)
     sp.set_defaults(func=cmd_results)
 
@@ -884,6 +943,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("sim", help="start the simulator (arguments go to it)", add_help=False)
     sp.set_defaults(func=None)
+
+    sp = sub.add_parser("hall", help="every table live on one page, over MQTT "
+                        "(arguments: clockctl hall --help)", add_help=False)
+    sp.set_defaults(func=None)
     return p
 
 
@@ -891,6 +954,8 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["sim"]:
         return cmd_sim(None, argv[1:])
+    if argv[:1] == ["hall"]:
+        return cmd_hall(argv[1:])
     args = build_parser().parse_args(argv)
     if getattr(args, "all_default", False) and not args.port:
         args.all = True

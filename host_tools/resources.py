@@ -8,8 +8,8 @@ host_tools/firmware), an editable install or a checkout.  In a checkout the firm
 not inside host_tools/: there pyproject.toml's package-dir names its folder, the same
 table that lays out the wheel.  Nothing is looked up relative to the current folder.
 
-The firmware's pure modules (the link framing) are used by the host as they are:
-`firmware_module("link/frame.py")`.
+The firmware's pure modules (the link framing, the hall's messages) are used by the host
+as they are: `firmware_module("link/frame.py")` (host_tools/hall/wire.py for the hall's).
 """
 
 from __future__ import annotations

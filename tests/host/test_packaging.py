@@ -139,6 +139,23 @@ def test_the_installed_tools_find_what_they_carry_in_the_package(installed):
     assert page == package / "sim" / "page.html" and page.is_file()
 
 
+def test_the_installed_hall_reads_the_firmwares_own_message_modules(installed):
+    code = ("from host_tools.hall import wire, server; "
+            "print(wire.message().__file__, wire.sign().__file__, wire.display().__file__, "
+            "server.PAGE, wire.time_text(-61000).strip())")
+    proc = installed.run("python", "-c", code)
+    assert proc.returncode == 0, proc.stderr
+    message, sign, display, page, text = proc.stdout.split()
+    package = installed.site / "host_tools"
+    assert Path(message) == package / "firmware" / "hall" / "message.py"
+    assert Path(sign) == package / "firmware" / "hall" / "sign.py"
+    assert Path(display) == package / "firmware" / "clock" / "display.py"
+    assert Path(page) == package / "hall" / "page.html" and Path(page).is_file()
+    assert text == "-01:01"
+    proc = installed.run("clockctl", "hall", "--help")
+    assert proc.returncode == 0 and "--pairings" in proc.stdout, proc.stderr
+
+
 def _until_ok(installed, *args, deadline_s=60.0):
     """An installed clockctl command, again until it succeeds (the clock may still boot)."""
     deadline = time.monotonic() + deadline_s
