@@ -495,7 +495,7 @@ class Source:
             end = match_brace(text, m.end() - 1)
             fields = set(re.findall(r"\.(\w+)\s*=", text[m.end():end]))
             self.protocols[m.group(1)] = fields
-        for m in re.finditer(r"const mp_arg_t (\w+)\s*\[\s*\]\s*=\s*\{", text):
+        for m in re.finditer(r"\bmp_arg_t\s+(\w+)\s*\[\s*\]\s*=\s*\{", text):
             end = match_brace(text, m.end() - 1)
             body = text[m.end():end - 1]
             entries = []
@@ -548,7 +548,7 @@ class Source:
             if inner is None:
                 continue
             skip = 0
-            k = re.search(r"n_args\s*-\s*(\d+)", m.group(2))
+            k = re.search(r"\bn_\w*args\s*-\s*(\d+)", m.group(2))
             if k:
                 skip = int(k.group(1))
             return skip + inner[0], inner[1]
