@@ -27,6 +27,7 @@ value any assignment gives it) and runs to a fixed point over the whole firmware
     problems_in(paths, root) -> ["file:line: [target] what (where in the port)", ...]
     problems_in_sources({"module": (display, text)}) -> same, for snippets
     uses_in(paths, root) -> {(display, line, target, "machine.Pin.irq"), ...}
+    analyse(paths, root) -> (problems, uses), one run
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ RETURNS = {
     ("esp32.Partition", "find"): ("seq", "esp32.Partition"),
     # esp32_partition_get_next_update: a Partition
     ("esp32.Partition", "get_next_update"): ("obj", "esp32.Partition"),
+    # ports/esp32/machine_pin.c machine_pin_irq: the pin's IRQ object (its type, named
+    # nowhere in a module, is in the data as "machine.Pin.irq()")
+    ("machine.Pin", "irq"): ("obj", "machine.Pin.irq()"),
 }
 
 EMPTY = frozenset()
@@ -235,7 +239,7 @@ class Checker:
                         where = (self.t["modules"][path]["where"] if kind == "mod"
                                  else self.t["classes"][path]["where"])
                         self.say(node, ctx, "%s has no %s on %s" % (
-                            path if kind != "obj" else path + "()", name,
+                            path if kind != "obj" or path.endswith(")") else path + "()", name,
                             self.t["board"]), where)
                     continue
                 self.used(node, ctx, path + "." + name)
@@ -769,13 +773,20 @@ def problems_in(paths, root: Path, targets_=None) -> list[str]:
 
 
 def uses_in(paths, root: Path, targets_=None) -> set:
+    return analyse(paths, root, targets_)[1]
+
+
+def analyse(paths, root: Path, targets_=None):
+    """(problems, uses) of the firmware files `paths`, one run per target; a use is
+    (file, line, target, "machine.Pin.irq")."""
     paths = [Path(p) for p in paths]
-    fw_root = _firmware_root(paths, root)
-    sources = _sources(paths, fw_root, root)
-    out = set()
+    sources = _sources(paths, _firmware_root(paths, root), root)
+    found, uses = set(), set()
     for target in targets_ or targets():
-        out |= Checker(sources, target).run().uses
-    return out
+        checker = Checker(sources, target).run()
+        found |= checker.found
+        uses |= checker.uses
+    return sorted(found, key=_key), uses
 
 
 def _firmware_root(paths, root):

@@ -655,6 +655,13 @@ def rom_ref(value: str):
     return m.group(1) if m else None
 
 
+# Types no module table names but a method returns: (the path they get, the C type).
+RETURNED_TYPES = [
+    # ports/esp32/machine_pin.c machine_pin_irq: returns the pin's IRQ object
+    ("machine.Pin.irq()", "machine_pin_irq_type"),
+]
+
+
 def build_api(src: Source, undefined_ok) -> dict:
     classes = {}
     modules = {}
@@ -728,6 +735,9 @@ def build_api(src: Source, undefined_ok) -> dict:
             unit = next((u for u in src.units if w.split(":")[0].endswith(u.name)), src.units[0])
             entry["names"][name] = describe(name, kind, value, w, pyname, method=False,
                                             unit=unit)
+    for path, tsym in RETURNED_TYPES:
+        if tsym in src.types:
+            class_api(tsym, path)
     # drop the refused names from the class tables, keeping them listed apart
     for entry in classes.values():
         refused = {n: d for n, d in entry["names"].items() if d.get("refused")}

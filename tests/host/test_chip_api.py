@@ -20,9 +20,9 @@ _CACHE = {}
 
 
 def _firmware(what):
-    if what not in _CACHE:
-        fn = chip_api.problems_in if what == "problems" else chip_api.uses_in
-        _CACHE[what] = fn(DEVICE_FILES, REPO)
+    """The check of firmware/ (run once for the tests that read it)."""
+    if not _CACHE:
+        _CACHE["problems"], _CACHE["uses"] = chip_api.analyse(DEVICE_FILES, REPO)
     return _CACHE[what]
 
 
@@ -94,6 +94,7 @@ esp32.Partition("vfs").erase(0)
 print(esp32.raw_temperature())
 getattr(machine, name_from_somewhere)
 RTC().memory(bytearray(4096))
+edges = button.irq().flags()
 '''
 
 
@@ -117,6 +118,7 @@ RTC().memory(bytearray(4096))
     (20, "s3", "esp32 has no raw_temperature"),
     (21, "s3", "getattr(machine, <not a constant>)"),
     (22, "wroom", "machine.RTC.memory() with 4096 bytes"),
+    (23, "s3", "machine.Pin.irq() has no flags"),
 ])
 def test_a_probe_the_port_lacks_or_refuses_is_refused(line, target, text):
     found = _check(PROBES)
