@@ -94,6 +94,18 @@ def _cap(values, depth):
     return frozenset(out)
 
 
+def _defs(node):
+    """The functions and classes a statement defines at its own level (also under if,
+    try, with, for: not inside another function or class)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node]
+    out = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.stmt, ast.ExceptHandler)):
+            out += _defs(child)
+    return out
+
+
 class _Func:
     def __init__(self, qual, node, module, cls, scope_chain):
         self.qual = qual
@@ -147,7 +159,7 @@ class Checker:
 
     def _index_body(self, body, mod, prefix, cls, chain):
         for node in body:
-            for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else [node]:
+            for sub in _defs(node):
                 if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     qual = prefix + "." + sub.name
                     f = _Func(qual, sub, mod, cls, chain)

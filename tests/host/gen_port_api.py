@@ -214,7 +214,8 @@ def kconfig_off(idf_git, idf_tag, name: str):
     defaults = []
     for line in proc.stdout.splitlines()[1:]:
         body = line.split("-", 2)[-1] if "-" in line else line
-        if re.match(r".*:\d+:\s*(menu)?config ", line) or re.match(r"\s*(config|menu|choice|endchoice|endmenu)\b", body):
+        if re.match(r".*:\d+:\s*(menu)?config ", line) or \
+                re.match(r"\s*(config|menu|choice|endchoice|endmenu)\b", body):
             break
         m = re.match(r"\s*default\s+(.*)$", body)
         if m:
@@ -349,7 +350,8 @@ class Unit:
     def _functions(self) -> dict:
         """name -> (body text, offset) of every function defined in the unit."""
         found = {}
-        for m in re.finditer(r"^[A-Za-z_][\w \t\*]*?\b(\w+)\s*\(([^;{}()]*(?:\([^()]*\)[^;{}()]*)*)\)\s*\{",
+        for m in re.finditer(r"^[A-Za-z_][\w \t\*]*?\b(\w+)\s*"
+                             r"\(([^;{}()]*(?:\([^()]*\)[^;{}()]*)*)\)\s*\{",
                              self.text, re.M):
             name = m.group(1)
             if name in ("if", "while", "for", "switch", "return", "sizeof"):
@@ -431,7 +433,8 @@ def c_int(expr: str):
         return None
 
 
-ROM_ENTRY = re.compile(r"\{\s*MP_ROM_QSTR\(MP_QSTR_(\w+)\)\s*,\s*(MP_ROM_\w+)\s*(?:\(((?:[^()]|\([^()]*\))*)\))?\s*\}")
+ROM_ENTRY = re.compile(r"\{\s*MP_ROM_QSTR\(MP_QSTR_(\w+)\)\s*,\s*(MP_ROM_\w+)\s*"
+                       r"(?:\(((?:[^()]|\([^()]*\))*)\))?\s*\}")
 
 
 class Source:
@@ -645,7 +648,8 @@ class Source:
         if cfun not in unit.functions:
             return None
         body = unit.functions[cfun][0]
-        m = re.search(r"if\s*\(\s*\w+->(\w+)\s*==\s*NULL\s*\)\s*\{\s*mp_raise_msg\([^;]*not supported",
+        m = re.search(r"if\s*\(\s*\w+->(\w+)\s*==\s*NULL\s*\)\s*\{\s*"
+                      r"mp_raise_msg\([^;]*not supported",
                       body)
         return m.group(1) if m else None
 
