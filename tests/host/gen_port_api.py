@@ -22,8 +22,10 @@ py/modmicropython.c is run through the C preprocessor (gcc -E) with:
   written and can be read off the output.
 
 Each preprocessor condition that names a macro defined nowhere (gcc -Wundef) must be in
-UNDEFINED_OK below with the reason it is false on the chip; otherwise the generator
-stops, so that a condition is never decided by a missing header by accident.
+UNDEFINED_OK below with the reason it is false on the chip, or be an ESP-IDF option whose
+Kconfig default is n (read from ESP-IDF's Kconfig files), and must not be one the emptied
+py/ headers define; otherwise the generator stops, so that a condition is never decided
+by a missing header by accident.
 
 From the preprocessed text it reads the modules `machine`, `esp32`, `esp`, `network` and
 `micropython` (MP_REGISTER_MODULE), their globals tables, the classes they name
@@ -822,6 +824,16 @@ def generate(mp_git, idf_git, tag, idf_tag) -> dict:
                     errors[rel] = errs[:3]
             if errors:
                 raise SystemExit("%s: the preprocessor failed: %s" % (key, errors))
+            # a macro that only the emptied py/ headers define would be decided wrongly
+            emptied = set()
+            for header in (mp / "py").glob("*.h"):
+                if header.name != "mpconfig.h":
+                    emptied |= set(re.findall(r"^\s*#\s*define\s+(\w+)", header.read_text(),
+                                              re.M))
+            wrong = sorted(set(undefined) & emptied)
+            if wrong:
+                raise SystemExit("%s: conditions on macros of the emptied py/ headers: %s"
+                                 % (key, ", ".join(wrong)))
             kconfig_off_why = {}
             for n in undefined:
                 if n.startswith("CONFIG_") and not n.startswith("CONFIG_IDF_TARGET_"):
