@@ -455,12 +455,9 @@ class I2C:
         self._freq = freq
         self._timeout = timeout
 
-    def init(self, *, scl=None, sda=None, freq=400000, timeout=50000):
-        if scl is not None:
-            self._scl = _pin_id(scl)
-        if sda is not None:
-            self._sda = _pin_id(sda)
-        self._freq = freq
+    # No init(): the port's hardware I2C has it in its table but raises "I2C operation
+    # not supported" (its protocol, ports/esp32/machine_i2c.c machine_hw_i2c_p, has no
+    # init); SoftI2C has it (sim_machine.py).
 
     def _device(self, addr):
         dev = _bus_by_pins.get((self._scl, self._sda), {}).get(addr)

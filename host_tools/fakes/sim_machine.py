@@ -101,6 +101,13 @@ class SoftI2C(I2C):
     def __init__(self, scl, sda, *, freq=400000, timeout=50000):
         super().__init__(-1, scl=scl, sda=sda, freq=freq, timeout=timeout)
 
+    def init(self, scl=None, sda=None, *, freq=400000, timeout=50000):
+        if scl is not None:
+            self._scl = _pin_id(scl)
+        if sda is not None:
+            self._sda = _pin_id(sda)
+        self._freq = freq
+
 
 class SimI2CMemory:
     """A simple register-file I2C device (for tests): a write sets the
