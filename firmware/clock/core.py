@@ -466,6 +466,11 @@ class ClockCore:
         self._shown_t = t
         self.show(t)
 
+    def show(self, t):
+        """Write the display models for tick t: each kind of game shows its own
+        (clock.engine.Engine a clock per side, clock.duplicate.Duplicate the move)."""
+        raise NotImplementedError
+
     def cue_overtime(self, side, over, points):
         """Cue side's clock entering overtime (`over` ms of it) and each further
         penalty minute (`points` its overtime penalty now); allocates nothing."""
