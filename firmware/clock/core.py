@@ -6,16 +6,14 @@
 #
 # Its kinds add their events: clock.engine.Engine a game on two clocks (TSO),
 # clock.duplicate.Duplicate a duplicate game.  They and the referee's corrections
-# (clock.corrections) build an event from the steps here: begin_event(t), then what
-# the event does (start and stop clocks, begin a turn, keep the undo slot, close the
-# game, ...), then end_event(t) if it changed the game.  An event takes the tick at
-# which it happened and returns True if it changed the game.
+# (clock.corrections) build an event from the steps here: begin_event(t), what the
+# event does (start and stop clocks, begin a turn, keep the undo slot, close the game,
+# ...), and end_event(t) if it changed the game (the event then returns True).
 
 from micropython import const
 from timebase import ticks_add, ticks_diff
 from clock import gamelog as gl
 from clock.display import SideDisplay
-from clock.presets import validate_preset
 from clock.snapshot import SIZE, encode
 from clock.state import (BOTH, CUE_FORFEIT, CUE_GAME_OVER, CUE_OVERTIME, CUE_OVERTIME_MINUTE,
                          CUE_WINDOW_CLOSED, NOTE_5_2D, PHASE_ENDING, PHASE_OVER, PHASE_SETUP,
@@ -33,6 +31,9 @@ class ClockCore:
     def __init__(self, preset, clock, log_capacity=256, log_start=0):
         """log_start: seq of the first game log record (the device's numbering goes on
         across games and boots)."""
+        # the presets' checks are set-up code: app.device drops them (SETUP_MODULES)
+        from clock.presets import validate_preset
+
         ok, message = validate_preset(preset)
         if not ok:
             raise ValueError(message)
@@ -414,6 +415,8 @@ class ClockCore:
             self._reset_token = 0
             return False
         if preset is not None:
+            from clock.presets import validate_preset
+
             ok, message = validate_preset(preset)
             if not ok:
                 raise ValueError(message)

@@ -4,8 +4,8 @@
 # which lists every reading of a clause and the decisions to confirm).
 #
 # What every game shares (accounting, time passing, pause, end, adjustments, reset,
-# displays, snapshots) is clock/core.py; a duplicate game is clock/duplicate.py
-# (new_engine makes the one a preset asks for); what only the referee does (undo,
+# displays, snapshots) is clock/core.py; a duplicate game is clock/duplicate.py, loaded
+# for its preset (new_engine makes the one a preset asks for); what only the referee does (undo,
 # continue after a presumed end, switch the clocks without a play) is
 # clock/corrections.py.  The phases, cues and reasons are clock/state.py's, named here
 # too for the engine's users.
@@ -14,8 +14,6 @@ from timebase import ticks_add, ticks_diff
 from clock import gamelog as gl
 from clock.core import ClockCore
 from clock.display import write_time
-from clock.duplicate import Duplicate
-from clock.snapshot_load import decode_into, decode_preset
 from clock.state import (BOTH, CUE_FORFEIT, CUE_GAME_OVER, CUE_MOVE_END,  # noqa: F401 (named here)
                          CUE_MOVE_WARNING, CUE_OVERTIME, CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED,
                          PHASE_ENDING, PHASE_OVER, PHASE_PLAY, PHASE_SETUP, REASON_LATE,
@@ -41,8 +39,10 @@ class Outcome:
 
 def new_engine(preset, clock, log_capacity=256, log_start=0):
     """The clock for `preset`: an Engine, or for a duplicate preset (move_ms > 0) a
-    clock.duplicate.Duplicate."""
+    clock.duplicate.Duplicate (that module is loaded only then)."""
     if isinstance(preset, dict) and preset.get("move_ms"):
+        from clock.duplicate import Duplicate
+
         return Duplicate(preset, clock, log_capacity, log_start)
     return Engine(preset, clock, log_capacity, log_start)
 
@@ -54,6 +54,9 @@ class Engine(ClockCore):
         The snapshot carries its game's preset: with preset None that one is used (a
         preset chosen for the next game meanwhile does not touch it); a preset given
         must be the same, else ValueError."""
+        # the reader is needed at start-up only: app.device drops it after
+        from clock.snapshot_load import decode_into, decode_preset
+
         own = decode_preset(blob)
         if preset is not None and preset != own:
             raise ValueError("snapshot: taken with a different preset")

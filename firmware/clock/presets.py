@@ -14,11 +14,7 @@ PRESET_NAMES = ("tso30", "tso25", "nsf", "naspa_nwl", "naspa_csw", "wespa", "cus
                 "duplicate")
 DEFAULT_PRESET = "tso30"
 
-# The values of a preset's choice fields, in the order their indices are stored (in
-# the rows below and in a snapshot, clock/snapshot.py).
-PER_CHOICES = ("started", "full")
-CAP_CHOICES = ("forfeit", "none")
-CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
+from clock.snapshot import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES  # noqa: F401 (re-exported)
 
 # Every field of a preset and what it accepts.
 INT_FIELDS = {

@@ -14,9 +14,16 @@ import struct
 from binascii import crc32
 
 from timebase import ticks_diff
-from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES
 
 VERSION = 4
+
+# The values of a preset's choice fields, in the order their indices are stored (here,
+# and in the rows of clock/presets.py).  Here rather than in clock.presets: a running
+# clock needs only these, not the presets' table and checks, which are loaded to set up
+# a game and dropped again (app.device, SETUP_MODULES).
+PER_CHOICES = ("started", "full")
+CAP_CHOICES = ("forfeit", "none")
+CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")
 
 # version, the preset (its values as clock.presets.fingerprint_bytes lays them out,
 # then the name: length and 48 bytes), the game log's next seq, phase, flags, run,

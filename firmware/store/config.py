@@ -10,9 +10,7 @@
 
 import json
 
-from i18n import LANGUAGES
 from store.files import exists, write_atomic
-from clock.presets import PRESET_NAMES, edit_preset, get_preset
 
 PATH = "config.json"
 SOUND_KEYS = ("sound_challenge_end", "sound_overtime", "sound_overtime_minute", "sound_forfeit",
@@ -38,6 +36,18 @@ DEFAULTS = {
     "contrast": 128,                 # panel current: hardware/power_budget.csv (>= 12 h on 2,500 mAh)
     "table": "",                     # the table the clock stands on: logs, exports, file names
 }
+
+
+def problem(key, value, values):
+    """"" if value is acceptable for the setting `key` (given the other `values`), else
+    a message naming the key."""
+    if key not in DEFAULTS:
+        return key + ": unknown setting"
+    # The checks of each setting, with their messages, are set-up code: a running clock
+    # does not hold them between changes (app.device drops them, SETUP_MODULES).
+    from store.config_check import check
+
+    return check(key, value, values)
 
 
 class Config:
@@ -67,7 +77,7 @@ class Config:
                                                         ("preset", "preset_edits")):
             if key not in data:
                 continue
-            message = check(key, data[key], candidate)
+            message = problem(key, data[key], candidate)
             if message:
                 problems.append(message + " (default used)")
                 continue
@@ -90,12 +100,12 @@ class Config:
         for key in changes:
             candidate[key] = changes[key]
         for key in changes:
-            message = check(key, changes[key], candidate)
+            message = problem(key, changes[key], candidate)
             if message:
                 return False, message
         # A changed preset must still accept the stored edits (and vice versa).
         if "preset" in changes or "preset_edits" in changes:
-            message = check("preset_edits", candidate["preset_edits"], candidate)
+            message = problem("preset_edits", candidate["preset_edits"], candidate)
             if message:
                 return False, message
         if candidate == self.values:
@@ -123,6 +133,8 @@ class Config:
     def preset(self, changes=None):
         """The preset for a new game; with changes: what it would be after
         update(changes) (ValueError if they do not make a valid preset)."""
+        from clock.presets import edit_preset, get_preset
+
         values = self.values
         if changes:
             values = dict(values)
@@ -144,64 +156,3 @@ class Config:
             value = self.values[key]
             enabled[key[6:]] = loud if value is None else value
         return enabled, self.values["sound_mute"]
-
-
-# The checks of the settings: a message naming the key for a value that is not
-# acceptable.
-
-def check(key, value, config):
-    """"" if value is acceptable for key (given the rest of config), else a message."""
-    if key not in DEFAULTS:
-        return key + ": unknown setting"
-    if key == "preset":
-        if value not in PRESET_NAMES:
-            return "preset: must be one of " + ", ".join(PRESET_NAMES)
-        return _check_preset(value, config.get("preset_edits", {}))
-    if key == "preset_edits":
-        if not isinstance(value, dict):
-            return "preset_edits: must be an object"
-        return _check_preset(config.get("preset", DEFAULTS["preset"]), value)
-    if key == "lang":
-        if value not in LANGUAGES:
-            return "lang: must be one of " + ", ".join(LANGUAGES)
-        return ""
-    if key == "sound_mute":
-        return "" if isinstance(value, bool) else "sound_mute: must be true or false"
-    if key in SOUND_KEYS:
-        if value is None or isinstance(value, bool):
-            return ""
-        return key + ": must be true, false or null (as the preset)"
-    if key == "table":
-        # a number or a short name; what the organiser writes on the table
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9999:
-            return ""
-        ok = isinstance(value, str) and len(value) <= 12
-        if ok:
-            for ch in value:
-                if not ("0" <= ch <= "9" or "A" <= ch <= "Z" or "a" <= ch <= "z" or ch in "-_"):
-                    ok = False
-        return "" if ok else "table: a number or up to 12 letters, digits, - and _"
-    if key == "referee_pin":
-        if not isinstance(value, str) or not 4 <= len(value) <= 8:
-            return "referee_pin: must be 4-8 digits"
-        for ch in value:
-            if ch not in "0123456789":
-                return "referee_pin: must be 4-8 digits"
-        return ""
-    low, high = {"verdict_ms": (2000, 60000), "multitap_ms": (300, 3000),
-                 "contrast": (0, 255)}[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return "%s: must be a whole number %d-%d" % (key, low, high)
-    return ""
-
-
-def _check_preset(name, edits):
-    if name not in PRESET_NAMES:
-        return ""      # reported by the preset check itself
-    if not isinstance(edits, dict):
-        return "preset_edits: must be an object"   # given with the preset, in any order
-    try:
-        edit_preset(get_preset(name), edits)
-    except ValueError as e:
-        return "preset_edits: " + str(e)
-    return ""

@@ -49,10 +49,10 @@ KEY_ENTER = "#"
 KEY_HELP = "A"      # while the words are counted or typed: the whole key layout
 
 # loaded only while a challenge or the referee holds the terminal (the referee's game
-# menu with the engine's corrections, too)
+# menu with the engine's corrections, and the snapshot reader an undo needs, too)
 MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
                 "terminal.letterfreq", "terminal.persist", "terminal.resume", "terminal.help",
-                "terminal.referee_game", "clock.corrections")
+                "terminal.referee_game", "clock.corrections", "clock.snapshot_load")
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 

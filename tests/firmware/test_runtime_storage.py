@@ -18,7 +18,7 @@ from store import gamelog as store_gamelog
 from terminal import flow as F
 from terminal import log as challenge_log
 
-TABLE = "Saal-B-12345"          # 12 characters: store.config's longest
+TABLE = "Saal-B-12345"          # 12 characters: store.config_check's longest
 MAX_BLOB = 1536                 # store.state: the record's limit
 ENOSPC = 28
 
