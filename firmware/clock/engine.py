@@ -4,11 +4,11 @@
 # which lists every reading of a clause and the decisions to confirm).
 #
 # What every game shares (accounting, time passing, pause, end, adjustments, reset,
-# displays, snapshots) is clock/core.py; a duplicate game is clock/duplicate.py, loaded
-# for its preset (new_engine makes the one a preset asks for); what only the referee does (undo,
-# continue after a presumed end, switch the clocks without a play) is
-# clock/corrections.py.  The phases, cues and reasons are clock/state.py's, named here
-# too for the engine's users.
+# displays, snapshots) is clock/core.py; a duplicate game is clock/duplicate.py,
+# loaded for its preset (new_engine makes the engine a preset asks for); what only the
+# referee does (undo, continue after a presumed end, switch the clocks without a play)
+# is clock/corrections.py.  The phases, cues and reasons are clock/state.py's, named
+# here too for the engine's users.
 
 from timebase import ticks_add, ticks_diff
 from clock import gamelog as gl
