@@ -6,8 +6,8 @@ from binascii import crc32
 
 from timebase import ticks_add
 from clock import gamelog as gl
-from clock.presets import validate_preset
-from clock.snapshot import (CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, VERSION, BODY, BODY_3, CRC, NAME_MAX, STATE, PAUSED, CHALLENGING,
+from clock.presets import CAP_CHOICES, CHALLENGE_KINDS, PER_CHOICES, validate_preset
+from clock.snapshot import (VERSION, BODY, BODY_3, CRC, NAME_MAX, STATE, PAUSED, CHALLENGING,
                             WIN_OPEN, WIN_TIMED, GAME_STARTED, TURN_OPEN, ACCEPTED)
 
 
