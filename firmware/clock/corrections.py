@@ -1,27 +1,21 @@
-# The referee's corrections to a game, each an event of the engine (clock.engine:
-# it takes the tick, returns True if it changed the game, and the game log gets a
-# record):
+# The referee's corrections to a game, each an event of the engine (clock.core: it
+# takes the tick, returns True if it changed the game, and the game log gets a
+# record), built from the steps of an event as the engine's own events are:
 #
 #   undo(engine, t)                 take back the last end, accept or forfeit
 #   reopen(engine, t, side)         the game goes on after a presumed end (4.4b iii, 3.4b)
 #   switch(engine, t, side, lend)   switch the clocks without a play (3.1.1, 4.2c, 7.3.2.2)
 #
-# Loaded with the referee's game menu only (terminal.referee_game) and dropped
-# with it: a game that needs no correction never has this code in RAM
-# (docs/runtime.md, Memory).  The functions work on the engine's own state, as
-# clock/snapshot.py does.
+# Apart from the engine: only the referee's game menu (terminal.referee_game) uses them.
 
-from timebase import ticks_add
 from clock import gamelog as gl
-from clock.engine import BOTH, PHASE_OVER, PHASE_PLAY, REASON_LATE, _check_side
-
-# what undo takes back, by the kind byte of the engine's undo slot
-UNDONE = ("", "end", "accept", "forfeit")
+from clock.snapshot_load import decode_into
+from clock.state import BOTH, PHASE_OVER, PHASE_PLAY, REASON_LATE, UNDONE, check_side
 
 
 def undoable(engine):
     """What undo would take back now: "end", "accept", "forfeit", or "" (nothing)."""
-    slot = engine._undo
+    slot = engine.state.undo
     return UNDONE[slot[0]] if slot else ""
 
 
@@ -34,14 +28,13 @@ def undo(engine, t=None):
     taken back, and only while nothing else happened since (a press, a finish, a
     time adjustment or a switch make it final)."""
     e = engine
-    t = e._event(t)
-    slot = e._undo
+    t = e.begin_event(t)
+    state = e.state
+    slot = state.undo
     if not slot:
         return False
-    from clock.snapshot_load import decode_into
-
-    used = [e._used_at(0, t), e._used_at(1, t)]
-    log, cued, units, at = e.log, e._ot_cued, e._ot_units, e._gms(t)
+    used = [state.used_at(0, t), state.used_at(1, t)]
+    log, cued, units, at = e.log, state.ot_cued, state.ot_units, state.game_ms(t)
     late = UNDONE[slot[0]] == "forfeit" and e.forfeit_reason == REASON_LATE
     last = e.forfeit_side
     decode_into(e, slot[1:], t)
@@ -49,21 +42,22 @@ def undo(engine, t=None):
         last = 1 - e.forfeit_side        # the one whose forfeit is taken back
     # the game goes on from now: its log, its time, what it has charged and cued
     e.log = log
-    e._game_ref = t
-    e._game_base = at
-    e._used = used
-    e._ot_cued = cued
-    e._ot_units = units
-    e._undo = b""
+    state.game_ref = t
+    state.game_base = at
+    state.used = used
+    state.ot_cued = cued
+    state.ot_units = units
+    state.undo = b""
     log.add(gl.UNDO, at, UNDONE[slot[0]])
     if late:
         # A forfeit for lateness taken back: the player was there in time (2.4b i),
         # only the arrival was keyed too late.  It is the arrival, with the lateness
         # at the limit, and the game starts as any does, by the opponent's press.
-        if used[last] > e._late_cap:
-            e._used[last] = e._late_cap
+        late_cap = e.preset["late_forfeit_ms"]
+        if used[last] > late_cap:
+            state.used[last] = late_cap
         e.arrive(t, last)
-    return e._done(t)
+    return e.end_event(t)
 
 
 def reopen(engine, t, side):
@@ -72,22 +66,23 @@ def reopen(engine, t, side):
     runs, a turn of its own; an excuse the end gave (5.2d) no longer applies.  Not
     after a forfeit (undo takes a forfeit back).  A duplicate game waits for its next
     move instead."""
-    _check_side(side)
+    check_side(side)
     e = engine
-    t = e._event(t)
+    t = e.begin_event(t)
     if e.phase != PHASE_OVER or e.forfeit_side >= 0:
         return False
+    state = e.state
     e.phase = PHASE_PLAY
-    e._excused = [0, 0]
-    e._notes = 0
-    e._undo = b""
+    state.excused = [0, 0]
+    state.notes = 0
+    state.undo = b""
     if e.duplicate:
         side = -1
     else:
-        e._begin_turn(side, t)
-        e._start(side, t)
-    e.log.add(gl.CONTINUE, e._gms(t), side)
-    return e._done(t)
+        e.begin_turn(side, t)
+        state.start(side, t)
+    e.log.add(gl.CONTINUE, state.game_ms(t), side)
+    return e.end_event(t)
 
 
 def switch(engine, t, side, lend):
@@ -96,21 +91,18 @@ def switch(engine, t, side, lend):
     `side` note a score (3.1.1) or keeps `side`'s clock running while `side` is away
     (4.2c); `side`'s press gives the clock back (clock.engine press).  Else the turn
     passes to `side` (7.3.2.2, loss of turn).  From a pause too: the clock runs after."""
-    _check_side(side)
+    check_side(side)
     e = engine
-    t = e._event(t)
+    t = e.begin_event(t)
     if e.phase != PHASE_PLAY or e.challenging or e.duplicate:
         return False
     if e.paused:
-        # as resume does: the window's frozen seconds go on from now
-        e.paused = False
-        e._paused_run = 0
-        if e._win_open and e._win_timed:
-            e._win_deadline = ticks_add(t, e._win_left)
-    e._stop_all(t)
+        e.unpause(t)         # as resume does: the window's frozen seconds go on from now
+    e.stop_clocks(t)
     if not lend and side != e.on_turn:
-        e._begin_turn(side, t)
-    e._start(side, t)
-    e._undo = b""
-    e.log.add(gl.SWITCH, e._gms(t), side, bool(lend))
-    return e._done(t)
+        e.begin_turn(side, t)
+    state = e.state
+    state.start(side, t)
+    state.undo = b""
+    e.log.add(gl.SWITCH, state.game_ms(t), side, bool(lend))
+    return e.end_event(t)

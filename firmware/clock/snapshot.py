@@ -1,13 +1,13 @@
-# The engine's whole state as a small blob for power-loss recovery: a fixed
-# struct layout with a version byte, the game's preset in full (a preset chosen
-# for the next game while this one runs must not change it, nor stop it from
-# being restored), the seq of the game log's next record (the numbering goes on
-# after a restart), then the referee's undo slot (empty, or a kind byte and a
-# snapshot of the state before the last end, accept or forfeit) and a CRC-32
-# over all of it (version 4 adds the turns finished, which the challenge log
-# names; a version 3 blob, without them, still loads), so that a torn or foreign blob is refused instead of
-# restoring a wrong game.  Reading a blob back is in clock/snapshot_load.py
-# (needed at start-up and for an undo only).
+# The engine's whole state (its status and its clock.state.ClockState) as a small blob
+# for power-loss recovery: a fixed struct layout with a version byte, the game's preset
+# in full (a preset chosen for the next game while this one runs must not change it,
+# nor stop it from being restored), the seq of the game log's next record (the
+# numbering goes on after a restart), then the referee's undo slot (empty, or a kind
+# byte and a snapshot of the state before the last end, accept or forfeit) and a
+# CRC-32 over all of it (version 4 adds the turns finished, which the challenge log
+# names; a version 3 blob, without them, still loads), so that a torn or foreign blob
+# is refused instead of restoring a wrong game.  Reading a blob back is
+# clock/snapshot_load.py.
 
 from micropython import const
 import struct
@@ -60,19 +60,20 @@ def encode(engine, t, undo=True, buf=None, at=0):
         buf = bytearray(MAX_SIZE)
         return bytes(memoryview(buf)[:encode(engine, t, undo, buf)])
     e = engine
-    used = [e._used_at(0, t), e._used_at(1, t)]
-    late = [e._late[0], e._late[1]]
+    s = engine.state
+    used = [s.used_at(0, t), s.used_at(1, t)]
+    late = [s.late[0], s.late[1]]
     if e.phase == 0:  # before the game all used time is lateness (what a stop would record)
         late = used
-    if e._win_open and e._win_timed:
-        win_left = e._win_left if e.paused else ticks_diff(e._win_deadline, t)
+    if s.win_open and s.win_timed:
+        win_left = s.win_left if e.paused else ticks_diff(s.win_deadline, t)
         if win_left < 0:
             win_left = 0
     else:
         win_left = 0
     flags = ((PAUSED if e.paused else 0) | (CHALLENGING if e.challenging else 0)
-             | (WIN_OPEN if e._win_open else 0) | (WIN_TIMED if e._win_timed else 0)
-             | (GAME_STARTED if e._game_started else 0) | (TURN_OPEN if e._turn_open else 0)
+             | (WIN_OPEN if s.win_open else 0) | (WIN_TIMED if s.win_timed else 0)
+             | (GAME_STARTED if s.game_started else 0) | (TURN_OPEN if s.turn_open else 0)
              | (ACCEPTED if e.accepted else 0))
     p = e.preset
     name = p["name"].encode()
@@ -82,16 +83,16 @@ def encode(engine, t, undo=True, buf=None, at=0):
         CAP_CHOICES.index(p["overtime_cap_consequence"]), p["challenge_window_ms"],
         CHALLENGE_KINDS.index(p["challenge_penalty_kind"]), p["challenge_penalty_points"],
         p["late_forfeit_ms"], p["move_ms"], len(name), name, e.log.next_seq(),
-        e.phase, flags, e._run, e._paused_run,
-        e._chal_run, e.on_turn, e._play_side, e._challenger, e.hold_side, e.forfeit_side,
-        e.forfeit_reason, e._notes, (1 if e._ot_cued[0] else 0) | (2 if e._ot_cued[1] else 0),
-        used[0], used[1], e._credit[0], e._credit[1], e._chal_pen[0], e._chal_pen[1],
-        late[0], late[1], e._start_used[0], e._start_used[1],
-        e._excused[0], e._excused[1], e._turn_start[0], e._turn_start[1],
-        e._ot_units[0], e._ot_units[1], win_left, e._gms(t), e._chal_at, e.moves,
+        e.phase, flags, s.run, s.paused_run,
+        s.chal_run, e.on_turn, s.play_side, s.challenger, e.hold_side, e.forfeit_side,
+        e.forfeit_reason, s.notes, (1 if s.ot_cued[0] else 0) | (2 if s.ot_cued[1] else 0),
+        used[0], used[1], s.credit[0], s.credit[1], s.chal_pen[0], s.chal_pen[1],
+        late[0], late[1], s.start_used[0], s.start_used[1],
+        s.excused[0], s.excused[1], s.turn_start[0], s.turn_start[1],
+        s.ot_units[0], s.ot_units[1], win_left, s.game_ms(t), s.chal_at, e.moves,
         e.log.turns if e.log.turns < 0xFFFF else 0xFFFF)
     n = BODY_SIZE
-    slot = e._undo
+    slot = s.undo
     if undo and slot:
         buf[at + n:at + n + len(slot)] = slot
         n += len(slot)

@@ -1,5 +1,5 @@
-# Reading a snapshot (clock/snapshot.py) back: at start-up, and for the referee's
-# undo (clock/corrections.py), so apart from the writing half that every save needs.
+# Reading a snapshot (clock/snapshot.py) back into an engine: at start-up
+# (clock.engine.Engine.restore), and for the referee's undo (clock/corrections.py).
 
 import struct
 from binascii import crc32
@@ -99,39 +99,36 @@ def decode_into(engine, blob, now):
     if e.log.next_seq() != log_next:
         e.log = gl.GameLog(e.log.capacity, log_next)
     e.log.turns = v[s + 33]        # the challenge log names the turn (0: not known)
-    (e.phase, e._run, e._paused_run, e._chal_run, e.on_turn, e._play_side, e._challenger,
-     e.hold_side, e.forfeit_side, e.forfeit_reason, e._notes) = (
-        phase, run, paused_run, chal_run, on_turn, play_side, challenger, hold_side,
-        forfeit_side, forfeit_reason, notes)
+    (e.phase, e.on_turn, e.hold_side, e.forfeit_side, e.forfeit_reason) = (
+        phase, on_turn, hold_side, forfeit_side, forfeit_reason)
+    state = e.state
+    (state.run, state.paused_run, state.chal_run, state.play_side, state.challenger,
+     state.notes) = (run, paused_run, chal_run, play_side, challenger, notes)
     s += 13
-    e._used = [v[s], v[s + 1]]
-    e._credit = [v[s + 2], v[s + 3]]
-    e._chal_pen = [v[s + 4], v[s + 5]]
-    e._late = [v[s + 6], v[s + 7]]
-    e._start_used = [v[s + 8], v[s + 9]]
-    e._excused = [v[s + 10], v[s + 11]]
-    e._turn_start = [v[s + 12], v[s + 13]]
-    e._ot_units = [v[s + 14], v[s + 15]]
-    win_left, game_ms, e._chal_at, e.moves = v[s + 16:s + 20]
-    e._ot_cued = [bool(cued & 1), bool(cued & 2)]
+    state.used = [v[s], v[s + 1]]
+    state.credit = [v[s + 2], v[s + 3]]
+    state.chal_pen = [v[s + 4], v[s + 5]]
+    state.late = [v[s + 6], v[s + 7]]
+    state.start_used = [v[s + 8], v[s + 9]]
+    state.excused = [v[s + 10], v[s + 11]]
+    state.turn_start = [v[s + 12], v[s + 13]]
+    state.ot_units = [v[s + 14], v[s + 15]]
+    win_left, game_ms, state.chal_at, e.moves = v[s + 16:s + 20]
+    state.ot_cued = [bool(cued & 1), bool(cued & 2)]
     e.paused = bool(flags & PAUSED)
     e.challenging = bool(flags & CHALLENGING)
-    e._win_open = bool(flags & WIN_OPEN)
-    e._win_timed = bool(flags & WIN_TIMED)
-    e._game_started = bool(flags & GAME_STARTED)
-    e._turn_open = bool(flags & TURN_OPEN)
+    state.win_open = bool(flags & WIN_OPEN)
+    state.win_timed = bool(flags & WIN_TIMED)
+    state.game_started = bool(flags & GAME_STARTED)
+    state.turn_open = bool(flags & TURN_OPEN)
     e.accepted = bool(flags & ACCEPTED)
-    e._undo = undo
-    e._stopped_at = [game_ms, game_ms]
-    e._game_ref = now
-    e._game_base = game_ms
-    e._last = now
-    e._since = [now, now]
-    e._win_left = win_left
-    e._win_deadline = ticks_add(now, win_left)
+    state.undo = undo
+    state.stopped_at = [game_ms, game_ms]
+    state.game_ref = now
+    state.game_base = game_ms
+    state.last = now
+    state.since = [now, now]
+    state.win_left = win_left
+    state.win_deadline = ticks_add(now, win_left)
     # Whatever was moving is restored stopped: the players resume it.
-    if e._can_pause():
-        e._paused_run = e._run
-        e._run = 0
-        e.paused = True
-    e._refresh(now)
+    e.pause_loaded(now)

@@ -38,6 +38,18 @@ DEFAULTS = {
 }
 
 
+def problem(key, value, values):
+    """"" if value is acceptable for the setting `key` (given the other `values`), else
+    a message naming the key."""
+    if key not in DEFAULTS:
+        return key + ": unknown setting"
+    # The checks of each setting, with their messages, are set-up code: a running clock
+    # does not hold them between changes (app.device drops them, SETUP_MODULES).
+    from store.config_check import check
+
+    return check(key, value, values)
+
+
 class Config:
     """Dict-like settings: get(key, default) and set(key, value) -> (ok, message)."""
 
@@ -59,15 +71,13 @@ class Config:
             return ["config.json unreadable (%s): defaults used" % e]
         if not isinstance(data, dict):
             return ["config.json is not an object: defaults used"]
-        from store.config_check import check
-
         # Preset first: the edits are checked against it.
         candidate = dict(self.values)
         for key in ["preset", "preset_edits"] + sorted(k for k in data if k not in
                                                         ("preset", "preset_edits")):
             if key not in data:
                 continue
-            message = check(key, data[key], candidate)
+            message = problem(key, data[key], candidate)
             if message:
                 problems.append(message + " (default used)")
                 continue
@@ -84,20 +94,18 @@ class Config:
 
     def update(self, changes):
         """Apply all changes or none; saved to the file before returning (True, "")."""
-        from store.config_check import check
-
         if not isinstance(changes, dict):
             return False, "settings must be an object"
         candidate = dict(self.values)
         for key in changes:
             candidate[key] = changes[key]
         for key in changes:
-            message = check(key, changes[key], candidate)
+            message = problem(key, changes[key], candidate)
             if message:
                 return False, message
         # A changed preset must still accept the stored edits (and vice versa).
         if "preset" in changes or "preset_edits" in changes:
-            message = check("preset_edits", candidate["preset_edits"], candidate)
+            message = problem("preset_edits", candidate["preset_edits"], candidate)
             if message:
                 return False, message
         if candidate == self.values:

@@ -1,17 +1,15 @@
-# The checks of store/config.py's settings: a message naming the key for a value that
-# is not acceptable.  Apart from the Config so that a running clock does not hold them
-# (and their messages) between changes: a setting is checked when config.json is read
-# and when a change comes; app.device drops this module again (SETUP_MODULES).
+# The checks of each of store/config.py's settings (store.config.problem, which knows
+# the settings' table, refuses an unknown key first): a message naming the key for a
+# value that is not acceptable.  Apart from the Config so that a running clock does not
+# hold them (and their messages) between changes: a setting is checked when config.json
+# is read and when a change comes; app.device drops this module again (SETUP_MODULES).
 
 from i18n import LANGUAGES
 
-from store.config import DEFAULTS, SOUND_KEYS
-
 
 def check(key, value, config):
-    """"" if value is acceptable for key (given the rest of config), else a message."""
-    if key not in DEFAULTS:
-        return key + ": unknown setting"
+    """"" if value is acceptable for the setting key (one of store.config.DEFAULTS; given
+    the rest of config), else a message."""
     if key == "preset":
         from clock.presets import PRESET_NAMES
 
@@ -21,14 +19,14 @@ def check(key, value, config):
     if key == "preset_edits":
         if not isinstance(value, dict):
             return "preset_edits: must be an object"
-        return _preset(config.get("preset", DEFAULTS["preset"]), value)
+        return _preset(config.get("preset"), value)
     if key == "lang":
         if value not in LANGUAGES:
             return "lang: must be one of " + ", ".join(LANGUAGES)
         return ""
     if key == "sound_mute":
         return "" if isinstance(value, bool) else "sound_mute: must be true or false"
-    if key in SOUND_KEYS:
+    if key.startswith("sound_"):     # a cue's sound (store.config.SOUND_KEYS)
         if value is None or isinstance(value, bool):
             return ""
         return key + ": must be true, false or null (as the preset)"

@@ -84,7 +84,7 @@ PLACEHOLDER = re.compile(r"[A-Z_]+|\.\.\.|…")      # preset=NAME, lang=…: th
 def config_problems(words):
     """What the device (or clockctl before it) would refuse in these key=value words."""
     from store.config import DEFAULTS
-    from store.config_check import check as _check
+    from store.config import problem as _check
 
     items = [w for w in words if "=" in w and not w.startswith("-")]
     for item in items:
