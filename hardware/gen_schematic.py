@@ -143,7 +143,7 @@ def layout(parts):
     order = ["U1"] + sorted(r for r in parts if r != "U1")
     pos = {}
     top, bottom = 16 * G, 212 * G          # 40.6 .. 538.5 mm: the title block is below
-    x, y = 12 * G, top
+    x, y = 24 * G, top
     for ref in order:
         h = (len(parts[ref][3]) + 5) * G
         if y + h > bottom:
