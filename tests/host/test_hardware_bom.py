@@ -135,7 +135,7 @@ def test_the_enclosure_hardware_is_counted():
     feet = re.search(r'for \(x = which == "centre" \? \[(.*?)\] : \[(.*?)\], sy = \[-1, 1\]\)', scad)
     per_end = len(feet.group(2).split(","))
     per_centre = len(feet.group(1).split(","))
-    assert count_of("Felt pads") == 2 * (per_centre + 2 * per_end) == 10        # one on each foot
+    assert count_of("Rubber feet") == 2 * (per_centre + 2 * per_end) == 10      # one at each foot position
     # the filament covers the rendered parts (their solid volume, PETG 1.27 g/cm3)
     with open(os.path.join(ROOT, "hardware", "enclosure", "parts.csv"), newline="", encoding="utf-8") as f:
         grams = sum(float(r["petg_g"]) for r in csv.DictReader(f))
