@@ -37,7 +37,7 @@ BATTERY_LOW_MV = 3600  # warn: about 10 % (1-2 h) left at the reference load
 BATTERY_EMPTY_MV = 3300  # save state and sleep: the LDO rail is still above 3.1 V (ESP32 and displays need 3.0 V) and the cell keeps its reserve
 BATTERY_ABSENT_MV = 2500  # below this: power switch off and running from USB (no battery in circuit)
 BUTTON_PULL_UP = True  # firmware enables the internal pull-up on the buttons
-WAKE_PINS = (6, 4, 5, 7)  # buttons on RTC GPIOs that can wake the chip from deep sleep, pause first
+WAKE_PINS = (6, 4, 5, 7)  # buttons on RTC GPIOs that can wake the chip, pause first (the firmware wakes on pause)
 
 # Every signal by name (self-test, docs).
 PINS = {

@@ -360,8 +360,9 @@ def build_names(rows):
     if len(pulls) > 1:
         raise PinmapError("buttons mix pull kinds %s: BUTTON_PULL_UP would be wrong" % sorted(pulls))
     names["BUTTON_PULL_UP"] = bool(buttons) and all(firmware_pull(r) for r in buttons)
-    # Buttons that can wake the chip from deep sleep, pause first (the firmware's wake
-    # source at "empty"; on the ESP32-S3 any of them, on the ESP32 only pause via ext0).
+    # Buttons that can wake the chip from deep sleep, pause first: the firmware wakes on the
+    # first only (ext0, hal_power.py); on the ESP32-S3 the others could (ext1 "any low"), on
+    # the ESP32 only pause can.
     chip = CHIPS.get(names.get("CHIP"))
     wake = []
     if chip is not None:
@@ -415,7 +416,7 @@ def render_hwconfig(rows, target=REFERENCE):
         if name == "BUTTON_PULL_UP":
             note = "firmware enables the internal pull-up on the buttons"
         if name == "WAKE_PINS":
-            note = "buttons on RTC GPIOs that can wake the chip from deep sleep, pause first"
+            note = "buttons on RTC GPIOs that can wake the chip, pause first (the firmware wakes on pause)"
         if isinstance(value, tuple) and name.startswith("KEYPAD_") and name != "KEYPAD_LAYOUT":
             note = ", ".join("%s GPIO%d" % (r["signal"], r["gpio"]) for r in rows
                              if _split_target(r["hwconfig"])[0] == name)
