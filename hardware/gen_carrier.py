@@ -168,13 +168,13 @@ J1_X, J3_X, PIN1_Y = 23.495, 46.355, 26.035
 PLACES = {
     "U1": (J1_X, PIN1_Y),
     # front edge: the display leads
-    "DISP_LEFT": (7.62, 7.62), "DISP_RIGHT": (27.94, 7.62), "DISP_TERMINAL": (48.26, 7.62),
+    "DISP_LEFT": (8.89, 8.89), "DISP_RIGHT": (29.21, 8.89), "DISP_TERMINAL": (49.53, 10.16),
     # left edge: keypad and buttons
     "KEYPAD": (4.445, 15.24), "SW_LEFT": (4.445, 40.64), "SW_RIGHT": (4.445, 48.26),
     "SW_PAUSE": (4.445, 55.88), "SW_CHALLENGE": (4.445, 63.5),
     # right edge: LEDs, piezo, power leads
-    "LED_LEFT": (65.405, 15.24), "LED_RIGHT": (65.405, 21.59), "LED_STATUS": (65.405, 27.94),
-    "BUZZER": (65.405, 34.29), "BT1": (65.405, 48.26), "U2": (65.405, 55.88), "SW1": (65.405, 69.85),
+    "LED_LEFT": (65.405, 15.24), "LED_RIGHT": (65.405, 22.86), "LED_STATUS": (65.405, 30.48),
+    "BUZZER": (65.405, 38.1), "BT1": (65.405, 48.26), "U2": (65.405, 55.88), "SW1": (65.405, 69.85),
     # between the front leads and the DevKit: I2C pull-ups, the displays' reset, bulk
     "R_PU_I2C_PLAYERS_SDA": (10.16, 13.97), "R_PU_I2C_PLAYERS_SCL": (10.16, 17.78),
     "R_PU_I2C_TERMINAL_SDA": (49.53, 13.97), "R_PU_I2C_TERMINAL_SCL": (49.53, 17.78),
@@ -195,6 +195,31 @@ PLACES = {
 
 def footprint_of(part):
     return part[1].split(":", 1)[1]
+
+
+SCREW_HEAD = 3.0          # keep every part this far from a screw hole's centre (M3 head 5.5 mm)
+
+
+def placement_problems(rows, target=pinmap.REFERENCE):
+    """Parts whose outlines (F.Fab) overlap, leave the board or sit under a screw head."""
+    boxes = []
+    for ref, part in board.parts(rows, target).items():
+        ox, oy = PLACES[ref]
+        x0, y0, x1, y1 = FOOTPRINTS[footprint_of(part)][2]
+        boxes.append((ref, (ox + x0, oy + y0, ox + x1, oy + y1)))
+    out = []
+    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
+        if ax0 < 0 or ay0 < 0 or ax1 > WIDTH or ay1 > HEIGHT:
+            out.append("%s leaves the board" % a)
+        for hx, hy in HOLES:
+            dx = max(ax0 - hx, 0, hx - ax1)
+            dy = max(ay0 - hy, 0, hy - ay1)
+            if math.hypot(dx, dy) < SCREW_HEAD:
+                out.append("%s is under the screw at (%g, %g)" % (a, hx, hy))
+        for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                out.append("%s and %s overlap" % (a, b))
+    return out
 
 
 def placed_pads(rows, target=pinmap.REFERENCE):
@@ -575,6 +600,9 @@ MOUNTING_HOLE = ('(footprint "MountingHole_3.2mm_M3" (version 20241229) (generat
 
 def outputs():
     rows = pinmap.load(pinmap.REFERENCE)
+    problems = placement_problems(rows)
+    if problems:
+        raise SystemExit("gen_carrier.py: " + "; ".join(problems))
     return {PCB: render_pcb(rows),
             os.path.join(OUT, "tileclock.pretty", "MountingHole_3.2mm_M3.kicad_mod"): MOUNTING_HOLE}
 

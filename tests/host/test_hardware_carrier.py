@@ -132,3 +132,14 @@ def test_a_broken_track_is_caught_by_the_drc():
         with open(report, encoding="utf-8") as f:
             drc = json.load(f)
         assert drc["unconnected_items"] or drc["violations"]
+
+
+def test_parts_do_not_overlap_nor_sit_under_a_screw(monkeypatch):
+    rows = pinmap.load()
+    assert gen_carrier.placement_problems(rows) == []
+    # the check has teeth: two LED leads 6.35 mm apart collide (a JST-XH housing is 7.2 mm)
+    x, y = gen_carrier.PLACES["LED_LEFT"]
+    monkeypatch.setitem(gen_carrier.PLACES, "LED_RIGHT", (x, y + 6.35))
+    assert any("overlap" in p for p in gen_carrier.placement_problems(rows))
+    monkeypatch.setitem(gen_carrier.PLACES, "DISP_LEFT", (7.62, 7.62))
+    assert any("screw" in p for p in gen_carrier.placement_problems(rows))
