@@ -46,6 +46,7 @@ EDGE = 0.6                            # copper to the board edge
 THT, THT_DRILL = 1.7, 1.0
 XH = 2.5                              # JST-XH pitch
 G = 2.54
+PAGE = (40.0, 40.0)                   # where the board's corner sits on the A4 sheet (KiCad's view)
 
 
 def _uuid(*names):
@@ -542,7 +543,7 @@ def render_pcb(rows, target=pinmap.REFERENCE):
         descr, fpads, box = FOOTPRINTS[name]
         ox, oy = PLACES[ref]
         out.append('  (footprint %s (layer "F.Cu") (uuid %s) (at %s %s)'
-                   % (_q("tileclock:" + name), _q(_uuid("fp", ref)), _mm(ox), _mm(oy)))
+                   % (_q("tileclock:" + name), _q(_uuid("fp", ref)), _mm(ox + PAGE[0]), _mm(oy + PAGE[1])))
         out.append('    (descr %s)' % _q(descr))
         out.append('    (property "Reference" %s (at 0 %s 0) (layer "F.Fab") (uuid %s) %s)'
                    % (_q(refs[ref]), _mm(box[1] - 1.2), _q(_uuid("ref", ref)), FONT))
@@ -561,7 +562,7 @@ def render_pcb(rows, target=pinmap.REFERENCE):
         out.append('  )')
     for k, (hx, hy) in enumerate(HOLES):
         out.append('  (footprint "tileclock:MountingHole_3.2mm_M3" (layer "F.Cu") (uuid %s) (at %s %s)'
-                   % (_q(_uuid("hole", str(k))), _mm(hx), _mm(hy)))
+                   % (_q(_uuid("hole", str(k))), _mm(hx + PAGE[0]), _mm(hy + PAGE[1])))
         out.append('    (property "Reference" %s (at 0 -4.5 0) (layer "F.Fab") (uuid %s) %s)'
                    % (_q("H%d" % (k + 1)), _q(_uuid("holeref", str(k))), FONT))
         out.append('    (property "Value" "M3" (at 0 4.5 0) (layer "F.Fab") (uuid %s) %s)'
@@ -569,22 +570,24 @@ def render_pcb(rows, target=pinmap.REFERENCE):
         out.append('    (attr exclude_from_pos_files exclude_from_bom board_only)')
         out.append('    (pad "" np_thru_hole circle (at 0 0) (size 3.2 3.2) (drill 3.2) (layers "*.Cu" "*.Mask"))')
         out.append('  )')
-    out.append('  (gr_rect (start 0 0) (end %s %s) (stroke (width 0.1) (type default)) (fill no) (layer "Edge.Cuts")'
-               ' (uuid %s))' % (_mm(WIDTH), _mm(HEIGHT), _q(_uuid("edge"))))
-    out.append('  (gr_text "tileclock carrier r1: DevKitC-1 USB end here" (at 35 88.3 0) (layer "F.SilkS")'
-               ' (uuid %s) (effects (font (size 1 1) (thickness 0.15))))' % _q(_uuid("title")))
+    out.append('  (gr_rect (start %s %s) (end %s %s) (stroke (width 0.1) (type default)) (fill no) (layer "Edge.Cuts")'
+               ' (uuid %s))' % (_mm(PAGE[0]), _mm(PAGE[1]), _mm(WIDTH + PAGE[0]), _mm(HEIGHT + PAGE[1]),
+                                _q(_uuid("edge"))))
+    out.append('  (gr_text "tileclock carrier r1: DevKitC-1 USB end here" (at %s %s 0) (layer "F.SilkS")'
+               ' (uuid %s) (effects (font (size 1 1) (thickness 0.15))))'
+               % (_mm(35 + PAGE[0]), _mm(88.3 + PAGE[1]), _q(_uuid("title"))))
     grid = router.grid
     k = 0
     for name, path in router.paths:
         for layer, (x0, y0), (x1, y1) in _segments(grid, path):
             out.append('  (segment (start %s %s) (end %s %s) (width %s) (layer %s) (net %d) (uuid %s))'
-                       % (_mm(x0), _mm(y0), _mm(x1), _mm(y1), _mm(TRACK), '"F.Cu"' if layer == 0 else '"B.Cu"',
+                       % (_mm(x0 + PAGE[0]), _mm(y0 + PAGE[1]), _mm(x1 + PAGE[0]), _mm(y1 + PAGE[1]), _mm(TRACK), '"F.Cu"' if layer == 0 else '"B.Cu"',
                           net_ids[name], _q(_uuid("seg", str(k)))))
             k += 1
     for k, (name, node) in enumerate(router.vias):
         x, y = grid.xy(node % grid.nx, node // grid.nx)
         out.append('  (via (at %s %s) (size %s) (drill %s) (layers "F.Cu" "B.Cu") (net %d) (uuid %s))'
-                   % (_mm(x), _mm(y), _mm(VIA), _mm(VIA_DRILL), net_ids[name], _q(_uuid("via", str(k)))))
+                   % (_mm(x + PAGE[0]), _mm(y + PAGE[1]), _mm(VIA), _mm(VIA_DRILL), net_ids[name], _q(_uuid("via", str(k)))))
     out.append(")")
     return "\n".join(out) + "\n"
 
