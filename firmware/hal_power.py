@@ -27,6 +27,26 @@ class Power:
         deepsleep()
 
 
+def wake_cause():
+    """Why the chip started, for the self-test's report: "power" (switched on), "pause"
+    (woken from deep sleep by the pause switch, ext0), "other" (woken from deep sleep by
+    anything else: a wake line left floating wakes it again and again), "watchdog" or
+    "reset"."""
+    try:
+        import machine
+
+        cause = machine.reset_cause()
+        if cause == machine.DEEPSLEEP_RESET:
+            return "pause" if machine.wake_reason() == machine.EXT0_WAKE else "other"
+        if cause == machine.WDT_RESET:
+            return "watchdog"
+        if cause == machine.PWRON_RESET:
+            return "power"
+        return "reset"
+    except (ImportError, AttributeError):
+        return "power"
+
+
 def create():
     import hwconfig
 

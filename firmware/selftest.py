@@ -4,7 +4,9 @@
 # Displays, LEDs and buzzer are shown in turn (a person watches); buttons and
 # keys are asked for one by one and ticked off when pressed.  Holding pause
 # for 2 s skips the current step (a broken button must not lock the test);
-# the skipped items are listed at the end.  SelfTest.step(now) is a plain
+# the skipped items are listed at the end, with why the chip started (power on, woken by
+# the pause switch or by something else, watchdog, reset: hal_power.wake_cause), which
+# shows a wake line that floats in deep sleep.  SelfTest.step(now) is a plain
 # method (tests drive it with a ManualClock); run() loops it in real time.
 
 from micropython import const
@@ -20,9 +22,10 @@ BUTTONS = ("left", "right", "pause", "challenge")
 
 
 class SelfTest:
-    def __init__(self, board, lang="en"):
+    def __init__(self, board, lang="en", cause=None):
         self.board = board
         self.lang = lang
+        self.cause = cause
         panels = board.panels
         self.panels = () if panels is None else (("left", panels.left), ("right", panels.right),
                                                  ("terminal", panels.terminal))
@@ -147,7 +150,9 @@ class SelfTest:
 
     def _show_result(self):
         lines = [self.text("done"), "ok %d" % len(self.passed)]
-        for item in self.skipped[:3]:
+        if self.cause is not None:
+            lines.append(self.text("wake_" + self.cause))
+        for item in self.skipped[:2 if self.cause is not None else 3]:
             lines.append("- " + item)
         for name in self.missing:
             lines.append(name + " " + self.text("missing"))
@@ -161,11 +166,11 @@ def _show(panel):
         pass
 
 
-def run(board, clock, lang="en"):
+def run(board, clock, lang="en", cause=None):
     """The self-test in real time; returns the SelfTest with its results."""
     import time
 
-    test = SelfTest(board, lang)
+    test = SelfTest(board, lang, cause)
     while test.step(clock.ticks_ms()):
         time.sleep_ms(10)
     end = clock.ticks_ms()

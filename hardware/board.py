@@ -112,17 +112,17 @@ PARTS = {
     "R_RES": ("10k", R_FP, "displays' power-on reset", TWO),
     "C_RES": ("1uF", C_FP, "displays' power-on reset", TWO),
     "BT1": ("18650 holder", "tileclock:BatteryHolder_18650_Wires", "holder for one 18650 cell", (("1", "+"), ("2", "-"))),
-    "Q2": ("AO3401A", "tileclock:SOT-23_Adapter", "P-MOSFET: a cell put in backwards is cut off",
+    "Q2": ("AO3401A", "tileclock:SOT-23", "P-MOSFET: a cell put in backwards is cut off",
            (("1", "G"), ("2", "S"), ("3", "D"))),
     "U2": ("TP4056 + DW01A module", "tileclock:TP4056_Module_Protected", "charger 1 A with cell protection, own USB-C input",
            (("1", "B+"), ("2", "B-"), ("3", "OUT+"), ("4", "OUT-"))),
     "F1": ("PTC 0.5 A hold", "tileclock:PTC_Radial_P5.1mm", "resettable fuse: hold 0.5 A, trip 1.0 A", TWO),
     "SW1": ("SPST toggle 5 A", "tileclock:Toggle_Panel_2pin", "power switch, panel mount 6.4 mm", TWO),
-    "U3": ("LDO 3.3 V 1.2 A", "tileclock:SOT-223_Adapter", "low-dropout regulator 3.3 V (LDL1117S33R)",
+    "U3": ("LDO 3.3 V 1.2 A", "tileclock:SOT-223", "low-dropout regulator 3.3 V (LDL1117S33R)",
            (("1", "GND"), ("2", "VOUT"), ("3", "VIN"))),
     "C_VIN": ("10uF", C_FP, "regulator input capacitor (ceramic)", TWO),
     "C_VOUT": ("10uF", C_FP, "regulator output capacitor (ceramic)", TWO),
-    "Q1": ("AO3401A", "tileclock:SOT-23_Adapter", "P-MOSFET: disconnects the battery rail while USB powers the board",
+    "Q1": ("AO3401A", "tileclock:SOT-23", "P-MOSFET: disconnects the battery rail while USB powers the board",
            (("1", "G"), ("2", "S"), ("3", "D"))),
     "R_G": ("10k", R_FP, "Q1 gate pull-down", TWO),
     "C_BULK": ("100uF", "tileclock:CP_Radial_D6.3mm_P2.50mm", "3V3 rail bulk (display inrush)", (("1", "+"), ("2", "-"))),
@@ -131,7 +131,7 @@ PARTS = {
     "C_BAT": ("100nF", C_FP, "ADC input capacitor", TWO),
 }
 
-PULL_UP_VALUE = {"i2c_scl": "2.2k", "i2c_sda": "2.2k"}   # others: 10k
+PULL_UP_VALUE = {"i2c_scl": "2.2k", "i2c_sda": "2.2k"}   # others (buttons, keypad columns): 10k
 
 
 def static_nets(target):
@@ -172,7 +172,7 @@ def parts(rows, target=pinmap.REFERENCE):
     out["U1"] = (b["value"], "tileclock:%s" % b["value"], "%s, %s" % (b["name"], b["module"]),
                  devkit_pins(target))
     for r in pinmap.signals(rows):
-        if r["pull"] == "external":
+        if pinmap.board_pull(r):
             out[pull_up_ref(r)] = (PULL_UP_VALUE.get(r["kind"], "10k"), R_FP,
                                    "pull-up of %s" % r["signal"], TWO)
     return out
@@ -184,7 +184,7 @@ def nets(rows, target=pinmap.REFERENCE):
     raw = dict((k, list(v)) for k, v in static_nets(target).items())
     for r in pinmap.signals(rows):
         nodes = ["U1.%s" % devkit_pin(r["gpio"], target)] + list(r["connects"])
-        if r["pull"] == "external":
+        if pinmap.board_pull(r):
             nodes.append(pull_up_ref(r) + ".2")
             raw["+3V3"].append(pull_up_ref(r) + ".1")
         raw[r["signal"]] = nodes
@@ -208,6 +208,36 @@ def nets(rows, target=pinmap.REFERENCE):
             seen[key] = name
             resolved.append(key)
         out[name] = resolved
+    return out
+
+
+# Reference designators (schematic, BOM, carrier PCB) of the parts, which the nets, the
+# wiring table and the Wokwi diagram name by function.  Fixed parts first, then the
+# pull-ups the pin map asks for, numbered in pin-map order after the fixed resistors.
+DESIGNATORS = {
+    "U1": "U1", "U2": "U2", "U3": "U3", "Q1": "Q1", "Q2": "Q2", "F1": "F1", "BT1": "BT1",
+    "SW1": "SW1", "SW_LEFT": "SW2", "SW_RIGHT": "SW3", "SW_PAUSE": "SW4", "SW_CHALLENGE": "SW5",
+    "DISP_LEFT": "DS1", "DISP_RIGHT": "DS2", "DISP_TERMINAL": "DS3", "KEYPAD": "KP1",
+    "BUZZER": "BZ1", "LED_LEFT": "D1", "LED_RIGHT": "D2", "LED_STATUS": "D3",
+    "R_LED_LEFT": "R1", "R_LED_RIGHT": "R2", "R_LED_STATUS": "R3", "R_BUZZER": "R4",
+    "R_RES": "R5", "R_G": "R6", "R_BAT_TOP": "R7", "R_BAT_BOT": "R8",
+    "C_BTN_LEFT": "C1", "C_BTN_RIGHT": "C2", "C_BTN_PAUSE": "C3", "C_BTN_CHALLENGE": "C4",
+    "C_BAT": "C5", "C_RES": "C6", "C_VIN": "C7", "C_VOUT": "C8", "C_BULK": "C9",
+}
+FIRST_PULL_UP = 9       # R9 onwards
+
+
+def designators(rows, target=pinmap.REFERENCE):
+    """{function name: reference designator} of every part of the board."""
+    out = dict(DESIGNATORS)
+    n = FIRST_PULL_UP
+    for r in pinmap.signals(rows):
+        if pinmap.board_pull(r):
+            out[pull_up_ref(r)] = "R%d" % n
+            n += 1
+    missing = set(parts(rows, target)) - set(out)
+    if missing:
+        raise ValueError("no reference designator for %s" % ", ".join(sorted(missing)))
     return out
 
 

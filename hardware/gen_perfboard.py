@@ -32,6 +32,10 @@ PLACES = {
     "R_PU_I2C_PLAYERS_SCL": ((5, 3), (5, 7)),
     "R_PU_I2C_TERMINAL_SDA": ((21, 3), (21, 7)),
     "R_PU_I2C_TERMINAL_SCL": ((23, 3), (23, 7)),
+    "R_PU_BUTTON_LEFT": ((5, 20), (5, 24)),        # 10k: +3V3, button
+    "R_PU_BUTTON_RIGHT": ((6, 22), (6, 26)),
+    "R_PU_BUTTON_PAUSE": ((5, 26), (5, 30)),
+    "R_PU_BUTTON_CHALLENGE": ((6, 28), (6, 32)),
     "R_RES": ((12, 3), (12, 7)),
     "C_RES": ((14, 5), (14, 7)),
     "C_BTN_LEFT": ((3, 21), (3, 23)),
@@ -196,7 +200,7 @@ def render_svg(target=pinmap.REFERENCE):
         lx, ly = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
         turn = ' transform="rotate(-90 %d %d)"' % (lx + 3, ly) if max(ys) - min(ys) > max(xs) - min(xs) else ""
         s.append('<text x="%d" y="%d" text-anchor="middle" font-size="9"%s>%s %s</text>'
-                 % (lx + (3 if turn else 0), ly + 3, turn, ref.replace("R_PU_I2C_", "R_PU_"), parts[ref][0]))
+                 % (lx + (3 if turn else 0), ly + 3, turn, ref.replace("R_PU_I2C_", "R_PU_").replace("R_PU_BUTTON_", "R_PU_"), parts[ref][0]))
     for ref, holes in CONNECTORS.items():
         names = dict(parts[ref][3])
         for (num, _n), hole in zip(parts[ref][3], holes):

@@ -131,7 +131,7 @@ def wokwi_parts(rows, target=pinmap.REFERENCE):
     allparts = board.parts(rows, target)
     n = 0
     for r in pinmap.signals(rows):
-        if r["pull"] == "external":
+        if pinmap.board_pull(r):
             ref = board.pull_up_ref(r)
             value = WOKWI_RESISTOR_VALUE[allparts[ref][0]]
             out[ref] = ("r_pu_" + r["signal"].lower(), "wokwi-resistor", {"value": value},
@@ -204,8 +204,9 @@ def _signal_text(rows, r, target):
         if ref.startswith(("C_", "R_BAT_BOT")):
             continue
         targets.append(ref)
-    pull = {"internal": ", internal pull-up", "external": ", %s pull-up" % parts_all.get(
-        board.pull_up_ref(r), ("",))[0], "none": ""}[r["pull"]]
+    value = parts_all.get(board.pull_up_ref(r), ("",))[0]
+    pull = {"internal": ", internal pull-up", "external": ", %s pull-up" % value,
+            "both": ", %s pull-up (and the internal one)" % value, "none": ""}[r["pull"]]
     return "%s: %s%s" % (r["signal"], " + ".join(targets), pull)
 
 
@@ -325,8 +326,9 @@ def render_table(rows, target=pinmap.REFERENCE):
              "|---|---|---|---|---|---|---|"]
     for r in sorted(pinmap.signals(rows), key=lambda r: r["gpio"]):
         header = board.header_of(target, board.devkit_pin(r["gpio"], target))
-        pull = {"internal": "internal", "none": "-",
-                "external": "%s to 3V3" % parts_all.get(board.pull_up_ref(r), ("",))[0]}[r["pull"]]
+        value = parts_all.get(board.pull_up_ref(r), ("",))[0]
+        pull = {"internal": "internal", "none": "-", "external": "%s to 3V3" % value,
+                "both": "%s to 3V3 + internal" % value}[r["pull"]]
         lines.append("| %d | %s | %s | `%s` | %s | %s | %s |" % (
             r["gpio"], header, r["signal"], r["hwconfig"], ", ".join(r["connects"]), pull, r["notes"].replace("|", "/")))
     lines += ["", end]

@@ -8,7 +8,8 @@ Python literal). Columns:
     gpio        GPIO number (empty for constants)
     kind        button | keypad_row | keypad_col | i2c_scl | i2c_sda | pwm | led | adc | const
     hwconfig    the name in firmware/hwconfig.py; NAME[i] places the GPIO in a tuple
-    pull        internal (firmware enables the pull-up) | external (resistor on the board) | none
+    pull        internal (firmware enables the pull-up) | external (resistor on the board) |
+                both (resistor on the board and the firmware's pull-up as well) | none
     boot_level  level the circuit holds the pin at during reset: float | high | low
     value       constants only: a Python literal (int, float, bool, tuple of str)
     connects    space-separated REF.PIN endpoints of the net besides the ESP32 pin
@@ -89,7 +90,17 @@ CHIPS = {
 KINDS_IN = ("button", "keypad_col", "adc")
 KINDS_OUT = ("keypad_row", "pwm", "led", "i2c_scl", "i2c_sda")
 KINDS = KINDS_IN + KINDS_OUT + ("const",)
-PULLS = ("internal", "external", "none")
+PULLS = ("internal", "external", "both", "none")
+
+
+def board_pull(r):
+    """True if the row has a pull-up resistor on the board."""
+    return r["pull"] in ("external", "both")
+
+
+def firmware_pull(r):
+    """True if the firmware enables the pin's internal pull-up."""
+    return r["pull"] in ("internal", "both")
 BOOT_LEVELS = ("float", "high", "low")
 
 # Everything the firmware imports from hwconfig (the interface agreed with the firmware).
@@ -258,7 +269,7 @@ def check(rows):
         if g in chip["input_only"]:
             if r["kind"] in KINDS_OUT:
                 err(r, "GPIO%d is input only; a %s needs an output" % (g, r["kind"]))
-            if r["pull"] == "internal":
+            if firmware_pull(r):
                 err(r, "GPIO%d has no internal pull-up (GPIO34-39): fit an external one" % g)
         if r["kind"] in ("button", "keypad_col") and r["pull"] == "none":
             err(r, "an input read against GND needs a pull-up (internal or external)")
@@ -348,9 +359,10 @@ def build_names(rows):
     pulls = set(r["pull"] for r in buttons)
     if len(pulls) > 1:
         raise PinmapError("buttons mix pull kinds %s: BUTTON_PULL_UP would be wrong" % sorted(pulls))
-    names["BUTTON_PULL_UP"] = pulls == {"internal"}
-    # Buttons that can wake the chip from deep sleep, pause first (the firmware's wake
-    # source at "empty"; on the ESP32-S3 any of them, on the ESP32 only pause via ext0).
+    names["BUTTON_PULL_UP"] = bool(buttons) and all(firmware_pull(r) for r in buttons)
+    # Buttons that can wake the chip from deep sleep, pause first: the firmware wakes on the
+    # first only (ext0, hal_power.py); on the ESP32-S3 the others could (ext1 "any low"), on
+    # the ESP32 only pause can.
     chip = CHIPS.get(names.get("CHIP"))
     wake = []
     if chip is not None:
@@ -360,7 +372,7 @@ def build_names(rows):
     names["WAKE_PINS"] = tuple(wake)
     names["PINS"] = dict((r["signal"], r["gpio"]) for r in signals(rows))
     names["PULL_UP_PINS"] = dict(
-        (r["gpio"], r["pull"] == "internal") for r in signals(rows) if r["kind"] in KINDS_IN)
+        (r["gpio"], firmware_pull(r)) for r in signals(rows) if r["kind"] in KINDS_IN)
     return names
 
 
@@ -404,7 +416,7 @@ def render_hwconfig(rows, target=REFERENCE):
         if name == "BUTTON_PULL_UP":
             note = "firmware enables the internal pull-up on the buttons"
         if name == "WAKE_PINS":
-            note = "buttons on RTC GPIOs that can wake the chip from deep sleep, pause first"
+            note = "buttons on RTC GPIOs that can wake the chip, pause first (the firmware wakes on pause)"
         if isinstance(value, tuple) and name.startswith("KEYPAD_") and name != "KEYPAD_LAYOUT":
             note = ", ".join("%s GPIO%d" % (r["signal"], r["gpio"]) for r in rows
                              if _split_target(r["hwconfig"])[0] == name)

@@ -155,9 +155,10 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
     board = board_mod.create(clock)
     # (the pause switch that woke the device from deep sleep is no self-test request)
     if reset_cause() != "sleep" and selftest_requested(board):
+        import hal_power
         import selftest
 
-        selftest.run(board, clock)
+        selftest.run(board, clock, cause=hal_power.wake_cause())
     dev = build(clock, board)
     gc.collect()
     server = link_task(dev, clock, sys.stdin.buffer, sys.stdout.buffer) if link else None

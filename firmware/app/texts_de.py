@@ -22,6 +22,11 @@ key Taste:
 done FERTIG
 missing fehlt
 skip Pause halten
+wake_power Start: Strom an
+wake_pause Geweckt: Pause
+wake_other Geweckt: fremd!
+wake_watchdog Start: Watchdog
+wake_reset Start: Reset
 recovered_sleep Nach Ruhemodus
 game_saved Spiel gesichert
 charge_hint Laden, dann\\nPause drücken

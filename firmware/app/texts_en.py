@@ -22,6 +22,11 @@ key Key:
 done DONE
 missing missing
 skip Hold pause: skip
+wake_power Start: power on
+wake_pause Woken: pause
+wake_other Woken: other!
+wake_watchdog Start: watchdog
+wake_reset Start: reset
 recovered_sleep After sleep
 game_saved Game saved
 charge_hint Charge, then\\npress pause

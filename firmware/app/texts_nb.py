@@ -22,6 +22,11 @@ key Tast:
 done FERDIG
 missing mangler
 skip Hold pause: hopp
+wake_power Start: strøm på
+wake_pause Vekket: pause
+wake_other Vekket: annet!
+wake_watchdog Start: vakthund
+wake_reset Start: omstart
 recovered_sleep Etter dvale
 game_saved Parti lagret
 charge_hint Lad opp, trykk\\nså pause

@@ -22,6 +22,11 @@ key Klawisz:
 done GOTOWE
 missing brak
 skip Trzymaj pauzę
+wake_power Start: zasilanie
+wake_pause Pobudka: pauza
+wake_other Pobudka: inna!
+wake_watchdog Start: watchdog
+wake_reset Start: reset
 recovered_sleep Po uśpieniu
 game_saved Gra zapisana
 charge_hint Naładuj, potem\\nnaciśnij pauzę

@@ -9,14 +9,23 @@
 // lectern sloped towards the referee with the terminal display and the keypad.
 //
 // The body is cut at x = +-split_x, where the display faces meet the centre: the cut
-// crosses no hole. Each joint has a 5 mm flange on both sides with two alignment pins
-// and six M3 x 12 screws with nuts. The bottom is three plates (same cuts) screwed into
-// heat-set inserts in posts of their body part, standing on printed feet.
+// crosses no hole. Each joint has a flange on both sides, chamfered at 45 degrees towards
+// the inside, two alignment pins on the end part and six M3 x 12 screws with nuts on flat
+// seats. The bottom is three flat plates (same cuts) screwed into heat-set inserts in posts
+// of their body part, standing on stick-on rubber feet.
 //
-// `part` selects what to render: "left" | "centre" | "right" (body parts; print them lying
-// on their flat rear panel), "bottom_left" | "bottom_centre" | "bottom_right" (print them
-// feet up), "bottoms" (the three plates) or "assembly". hardware/enclosure/render.py
-// renders every part.
+// Every part prints without supports in its print orientation (tests/host/
+// test_hardware_enclosure.py checks the meshes: no facet steeper than 45 degrees that is
+// not on the bed, a step of at most 1 mm or a bridge of at most 10 mm):
+//   "centre"  standing on its left cut face (x = -split_x on the bed),
+//   "left"    standing on its end wall (x = -length / 2 on the bed),
+//   "right"   standing on its end wall (x = +length / 2 on the bed),
+//   "bottom_left" | "bottom_centre" | "bottom_right"  flat, as modelled (z = 0 on the bed).
+// So every wall stands, the decks, ridge and lectern stand as walls, the display faces lean
+// at 45 degrees, the round holes that lie on their side end in a 45 degree point (a
+// "teardrop" capped by a bridge under 10 mm), ribs and posts have 45 degree undersides.
+// `part` selects what to render: those six, "bottoms" (the three plates) or "assembly".
+// hardware/enclosure/render.py renders every part.
 // The table in hardware/README.md ("Enclosure") lists the main parameters; tests render
 // every part with CGAL and check it (tests/host/test_hardware_enclosure.py).
 
@@ -33,32 +42,37 @@ centre_length = 160;      // the ridge between the two display faces
 lectern_run = 65;         // horizontal run of the referee's lectern (from the -y edge)
 wall = 2.2;
 bottom_thickness = 2.4;
-foot_height = 4;          // printed feet under the bottom plates (stick felt pads on them)
-foot_d = 14;
+foot_height = 3.5;        // stick-on rubber feet under the bottom plates (3M Bumpon SJ5302)
+foot_d = 12.7;
 
 // the joints between the body parts
 split_x = 80;             // = centre_length / 2: the cut follows the crease of each face
 flange = 9;               // width of the joint flange, inward from the outer surface
-flange_t = 5;             // its thickness along x, on each side of the cut
-pin_d = 4;                // alignment pins on the centre part, sockets in the end parts
+flange_t = 8;             // its thickness along x at the wall, on each side of the cut;
+                          // chamfered at 45 degrees inwards (4.6 mm at the screws)
+seat_d = 6.8;             // flat seats for the screw heads and nuts, 4 mm from the cut
+seat_depth = 4;
+pin_d = 4;                // alignment pins on the end parts, sockets in the centre part
 pin_len = 4;
 screw_d = 3.4;            // M3 clearance
 insert_d = 4.2;           // M3 heat-set insert, 5 mm long
 post_d = 9;
 
-// parts
-player_button_hole = 30;  // 60 mm dome push button, 30 mm thread (see player_button_*)
+// parts: a hole that takes a part is its nominal size plus 0.3 mm
+fit = 0.3;
+player_button_hole = 30.3;  // 60 mm dome push button, 30 mm thread (see player_button_*)
 player_button_depth = 55; // below the panel, with its microswitch and quick-connect leads
 player_button_clearance = 3;
-pause_button_hole = 30;   // 30 mm snap-in arcade button (Sanwa OBSF-30)
+pause_button_hole = 30.3; // 30 mm snap-in arcade button (Sanwa OBSF-30 pattern)
 pause_panel = 2;          // snap-in buttons need a thin panel: the top is thinned around the hole
-challenge_button_hole = 16;
-led_hole = 6.2;           // 5 mm LED in a clip-in holder
+challenge_button_hole = 16.3;  // 16 mm panel button
+led_hole = 6.5;           // 5 mm LED in a clip-in holder (6.2 mm)
 display_window_w = 57;    // 2.42 in SSD1309: active area 55.0 x 27.5
 display_window_h = 30;
 display_pcb_w = 71;       // module PCB, held by four M2 screws on standoffs
 display_pcb_h = 41;
 display_hole_inset = 2.5; // M2 mounting holes from the PCB edges: measure your module
+terminal_x = -36;         // the terminal display's centre on the lectern: its module clears the flange
 keypad_w = 70;            // 4x4 membrane keypad, stuck into a 0.8 mm recess on the lectern
 keypad_h = 78;
 keypad_tail_slot = 22;    // slot for its flat cable
@@ -77,7 +91,7 @@ usb_charge_w = 11;
 usb_charge_h = 6;
 usb_charge_x = 113;
 usb_charge_z = 6.5;
-switch_hole = 6.5;        // toggle switch, 1/4-40 bushing
+switch_hole = 6.65;       // toggle switch, 1/4-40 bushing (6.35 mm)
 switch_x = 150;
 switch_z = 40;
 
@@ -90,6 +104,33 @@ display_angle = atan((ridge_height - deck_height) / wedge_run);
 lectern_top_y = -width / 2 + lectern_run;
 lectern_angle = atan((ridge_height - deck_height) / lectern_run);
 eps = 0.01;
+teardrop_cap = 1.4;       // a teardrop's point is cut off this far beyond the circle
+
+// which way is up when the part prints (see the top): body parts stand on an x face
+function print_up(which) = which == "right" ? -1 : 1;
+
+// a round hole of diameter d, h long along z (centred), ending in a 45 degree point
+// towards the 2D direction `dir` (the print's up) that is cut off by a short bridge
+module teardrop(d, h, dir) {
+    r = d / 2;
+    phi = atan2(dir[1], dir[0]);
+    c = r + teardrop_cap;
+    k = (c - r / sqrt(2)) / (r * sqrt(2) - r / sqrt(2));
+    t1 = r * [cos(phi + 45), sin(phi + 45)];
+    t2 = r * [cos(phi - 45), sin(phi - 45)];
+    apex = r * sqrt(2) * [cos(phi), sin(phi)];
+    translate([0, 0, -h / 2]) linear_extrude(h) union() {
+        circle(d = d);
+        polygon([t1, t1 + k * (apex - t1), t2 + k * (apex - t2), t2]);
+    }
+}
+
+// the half-space n . p <= k (n a unit vector not along z)
+module halfspace(n, k) {
+    a = acos(n[2]);
+    v = cross([0, 0, 1], n);
+    rotate(a = a, v = v) translate([-2000, -2000, k - 4000]) cube([4000, 4000, 4000]);
+}
 
 assert(abs(wedge_foot_x + deck_length - half) < 0.01, "deck_length + wedge_run + centre_length/2 must be length/2");
 assert(abs(split_x - wedge_top_x) < 0.01, "the cut follows the crease between the faces and the centre");
@@ -103,12 +144,27 @@ module profile_xz() {
 // The volume cut away by the referee's lectern. `inset` grows it by that much in every
 // direction (its sloped face moves into the solid, its two ends move outwards), so that
 // the cavity keeps a full wall from the lectern and from the steps at its ends.
+// Beyond the cuts it ends in a 45 degree ramp into each end part (|x| + depth below the
+// lectern plane <= split_x + 2 inset), so the end part closes the lectern's end with a
+// wall that prints without support.
 module lectern_cut(inset = 0) {
     d = inset / cos(lectern_angle);
+    la = lectern_angle;
+    module zone(x0, len) {
+        translate([x0, 0, 0]) rotate([90, 0, 90]) linear_extrude(len)
+            polygon([[-width / 2 - 1, deck_height - d - tan(lectern_angle)], [lectern_top_y, ridge_height - d],
+                     [lectern_top_y, ridge_height + 50], [-width / 2 - 1, ridge_height + 50]]);
+    }
     translate([-(wedge_top_x + inset), 0, 0]) rotate([90, 0, 90])
         linear_extrude(2 * (wedge_top_x + inset))
             polygon([[-width / 2 - 1, deck_height - d - tan(lectern_angle)], [lectern_top_y, ridge_height - d],
                      [lectern_top_y, ridge_height + 50], [-width / 2 - 1, ridge_height + 50]]);
+    k = (split_x + 2 * inset - width / 2 * sin(la) - deck_height * cos(la)) / sqrt(2);
+    intersection() {      // (a for loop here would join the two half-spaces, not cut by both)
+        zone(-half - 10, length + 20);
+        halfspace([-1, sin(la), -cos(la)] / sqrt(2), k);
+        halfspace([1, sin(la), -cos(la)] / sqrt(2), k);
+    }
 }
 
 module solid(inset = 0) {
@@ -140,19 +196,28 @@ module on_lectern(offset_x) {
     translate([offset_x, y, z]) rotate([lectern_angle, 0, 0]) children();
 }
 
-// window for a display, and 2.2 mm holes for M2 screws at the corners of its PCB
-module display_cut(wx, wy, px, py) {
+// window for a display, and 2.2 mm holes for M2 screws at the corners of its PCB;
+// `chamfer` widens the window at the outer surface by 45 degrees (the lectern's window,
+// whose upper edge would otherwise be a 30 mm bridge)
+module display_cut(wx, wy, px, py, chamfer) {
     cube([wx, wy, 20], center = true);
+    if (chamfer > 0) hull() {
+        translate([0, 0, -chamfer - 0.5]) cube([wx, wy, eps], center = true);
+        translate([0, 0, 0.5]) cube([wx + 2 * (chamfer + 1), wy + 2 * (chamfer + 1), eps], center = true);
+    }
     for (sx = [-1, 1], sy = [-1, 1])
         translate([sx * (px / 2 - display_hole_inset), sy * (py / 2 - display_hole_inset), 0])
             cylinder(d = 2.2, h = 20, center = true, $fn = 12);
 }
 
-// 3 mm standoffs behind the face for the four M2 screws (the PCB sits clear of the window frame)
-module display_standoffs(px, py) {
+// 3 mm standoffs behind the face for the four M2 screws (the PCB sits clear of the window
+// frame); `web` > 0 adds a 45 degree web towards -x (the centre part's print down) to each
+module display_standoffs(px, py, web = 0) {
     for (sx = [-1, 1], sy = [-1, 1])
-        translate([sx * (px / 2 - display_hole_inset), sy * (py / 2 - display_hole_inset), -wall - 3])
-            cylinder(d = 5.5, h = 4, $fn = 16);   // 1 mm into the face: one solid with it
+        translate([sx * (px / 2 - display_hole_inset), sy * (py / 2 - display_hole_inset), 0]) hull() {
+            translate([0, 0, -wall - 3]) cylinder(d = 5.5, h = 4, $fn = 16);   // 1 mm into the face
+            if (web > 0) translate([-3.2, 0, -wall]) cylinder(d = 5.5, h = 1, $fn = 16);
+        }
 }
 
 module button_positions() {
@@ -161,21 +226,22 @@ module button_positions() {
 
 module cutouts() {
     // players' buttons, centred on their decks
-    button_positions() translate([0, 0, deck_height - 10]) cylinder(d = player_button_hole, h = 20);
+    for (side = [-1, 1]) translate([side * (half + wedge_foot_x) / 2, 0, deck_height])
+        teardrop(player_button_hole, 20, [-side, 0]);   // up: towards the cut
     for (side = [-1, 1]) {
         // player's display window and screw holes; turn LED beside it
         on_display_face(side) {
-            display_cut(display_window_h, display_window_w, display_pcb_h, display_pcb_w);
+            display_cut(display_window_h, display_window_w, display_pcb_h, display_pcb_w, 0);
             translate([0, display_pcb_w / 2 + 8, 0]) cylinder(d = led_hole, h = 20, center = true, $fn = 20);
         }
     }
     // pause (with the thinned panel), challenge and status LED on the ridge
-    translate([0, pause_y, ridge_height - 10]) cylinder(d = pause_button_hole, h = 20);
-    translate([0, pause_y, ridge_height - pause_panel - 20]) cylinder(d = pause_button_hole + 12, h = 20);
-    translate([0, challenge_y, ridge_height - 10]) cylinder(d = challenge_button_hole, h = 20);
+    translate([0, pause_y, ridge_height]) teardrop(pause_button_hole, 20, [1, 0]);
+    translate([0, pause_y, ridge_height - pause_panel - 10]) teardrop(pause_button_hole + 12, 20, [1, 0]);
+    translate([0, challenge_y, ridge_height]) teardrop(challenge_button_hole, 20, [1, 0]);
     translate([status_led_x, pause_y, ridge_height - 10]) cylinder(d = led_hole, h = 20, $fn = 20);
     // lectern: terminal display (left half), keypad recess and cable slot (right half)
-    on_lectern(-wedge_top_x / 2) display_cut(display_window_w, display_window_h, display_pcb_w, display_pcb_h);
+    on_lectern(terminal_x) display_cut(display_window_w, display_window_h, display_pcb_w, display_pcb_h, wall);
     on_lectern(wedge_top_x / 2) {
         cube([keypad_w, keypad_h, 1.6], center = true);   // 0.8 mm deep recess
         translate([0, -keypad_h / 2 + 6, 0]) cube([keypad_tail_slot, 2.5, 20], center = true);
@@ -189,12 +255,18 @@ module cutouts() {
 // everything inside the shell that holds a part or stiffens it
 module inner_features() {
     for (side = [-1, 1]) on_display_face(side) display_standoffs(display_pcb_h, display_pcb_w);
-    on_lectern(-wedge_top_x / 2) display_standoffs(display_pcb_w, display_pcb_h);
+    on_lectern(terminal_x) display_standoffs(display_pcb_w, display_pcb_h, 1);
     // ribs under each deck: two across the table beside the button, two along it
-    button_positions() difference() {
+    // under each deck: one rib across the table on the end wall's side of the button, its
+    // underside at 45 degrees into the end wall (the print's down), two along the deck
+    for (side = [-1, 1]) translate([side * (half + wedge_foot_x) / 2, 0, 0]) difference() {
         union() {
-            for (sx = [-1, 1]) translate([sx * (player_button_hole / 2 + 9) - rib_t / 2, -width / 2 + wall / 2, deck_height - wall - rib_h])
-                cube([rib_t, width - wall, rib_h + eps]);
+            x0 = player_button_hole / 2 + 9 - rib_t / 2;     // inner face, from the button
+            reach = half - wall + 1 - (half + wedge_foot_x) / 2;   // to inside the end wall
+            z0 = deck_height - wall - rib_h;
+            mirror([side < 0 ? 1 : 0, 0, 0]) translate([0, width / 2 - wall / 2, 0]) rotate([90, 0, 0])
+                linear_extrude(width - wall) polygon([[x0, z0], [x0 + rib_t, z0],
+                    [reach, z0 + reach - x0 - rib_t], [reach, deck_height - wall + eps], [x0, deck_height - wall + eps]]);
             for (sy = [-1, 1]) translate([-deck_length / 2 + wall / 2, sy * (player_button_hole / 2 + 9) - rib_t / 2, deck_height - wall - rib_h])
                 cube([deck_length - wall, rib_t, rib_h + eps]);
         }
@@ -211,10 +283,24 @@ module post_positions(which) {
     for (x = xs, sy = [-1, 1]) translate([x, sy * (width / 2 - wall - post_d / 2 + 0.5), 0]) children();
 }
 
+// each post ends in a 45 degree point towards the print's down (-x for the centre and the
+// left part, +x for the right one): it grows out of the wall below it without support
 module posts(which) {
-    post_positions(which) translate([0, 0, bottom_thickness])
+    down = -print_up(which);
+    r = post_d / 2;
+    g = post_d / 2 - 0.5;                  // from a post's centre to the wall beside it
+    xs = which == "centre" ? [-split_x + 14, split_x - 14]
+       : which == "left" ? [-half + wall + post_d / 2 - 0.5, -split_x - 14]
+       : [split_x + 14, half - wall - post_d / 2 + 0.5];
+    for (x = xs, sy = [-1, 1]) translate([x, sy * (width / 2 - wall - post_d / 2 + 0.5), bottom_thickness])
         difference() {
-            cylinder(d = post_d, h = 12, $fn = 20);
+            // the post and, under it in the print, a 45 degree web to the wall beside it (a
+            // post by the end wall grows out of the bed and needs none)
+            hull() {
+                cylinder(d = post_d, h = 12, $fn = 20);
+                if (abs(x) < split_x + 50)
+                    translate([down * (r * sqrt(2) + g) - 0.005, sy > 0 ? g : -g - 1, 0]) cube([0.01, 1, 12]);
+            }
             translate([0, 0, -eps]) cylinder(d = insert_d, h = 6, $fn = 16);
         }
 }
@@ -226,18 +312,53 @@ joint_screws = [[-width / 2 + band, 20], [-width / 2 + band, 50], [width / 2 - b
 joint_pins = [[-30, bottom_thickness + 3.3], [width / 2 - band, 78]];
 
 // the flange of one side of a joint: the shell's section there, thickened inwards by
-// `flange`, `flange_t` thick on the given side of the cut (dir -1: towards x = 0)
+// `flange`, `flange_t` thick at the wall on the given side of the cut (dir -1: towards
+// x = 0) and chamfered at 45 degrees: at a distance s from the cut it reaches at most
+// wall + flange_t - s in from the outer surface. The outer surfaces there (the rear and
+// front walls, the open bottom, the ridge, the lectern, the display face) each bound one
+// half-space; the flange is the ring inside their union.
 module flange(side, dir) {
     x0 = side * split_x + (dir > 0 ? (side > 0 ? 0 : -flange_t) : (side > 0 ? -flange_t : 0));
+    sx = side * dir;                       // +1: the flange lies at x > the cut
+    cut = side * split_x;
+    L = wall + flange_t;
+    r2 = sqrt(2);
+    la = lectern_angle;
     intersection() {
         difference() { solid(wall - eps); solid(flange); }
         translate([x0, -width, bottom_thickness]) cube([flange_t, 2 * width, ridge_height]);
+        union() {
+            // rear wall (d = width/2 - y), front wall (d = y + width/2), bottom (d = z), ridge (d = ridge_height - z)
+            halfspace([sx, -1, 0] / r2, (L + sx * cut - width / 2) / r2);
+            halfspace([sx, 1, 0] / r2, (L + sx * cut - width / 2) / r2);
+            halfspace([sx, 0, 1] / r2, (L + sx * cut) / r2);
+            halfspace([sx, 0, -1] / r2, (L + sx * cut - ridge_height) / r2);
+            // the lectern (centre): d = (y + width/2) sin(la) - (z - deck_height) cos(la)
+            if (dir < 0) halfspace([sx, sin(la), -cos(la)] / r2,
+                                   (L + sx * cut - width / 2 * sin(la) - deck_height * cos(la)) / r2);
+            // a display face (end parts): d = (ridge_height + split_x - |x| - z) / sqrt(2)
+            if (dir > 0) halfspace([side * (1 - 1 / r2), 0, -1 / r2] / sqrt(2 - r2),
+                                   (L + split_x - (ridge_height + split_x) / r2) / sqrt(2 - r2));
+        }
     }
 }
 
 module joint_holes(side) {
     for (p = joint_screws) translate([side * split_x, p[0], p[1]]) rotate([0, 90, 0])
         cylinder(d = screw_d, h = 4 * flange_t, center = true, $fn = 16);
+}
+
+// flat seats for the screws' heads and nuts in the chamfer, seat_depth from the cut on the
+// side sx (+1: x greater than the cut)
+module joint_seats(side, sx) {
+    for (p = joint_screws) translate([side * split_x + sx * seat_depth, p[0], p[1]]) rotate([0, sx * 90, 0])
+        cylinder(d = seat_d, h = flange_t - seat_depth + 1, $fn = 24);
+}
+
+// alignment pins on an end part's cut face, sockets for them in the centre part
+module joint_pins_at(side, d, len) {
+    for (p = joint_pins) translate([side * (split_x + eps), p[0], p[1]]) rotate([0, -side * 90, 0])
+        cylinder(d = d, h = len, $fn = 16);
 }
 
 // x range of each body part
@@ -260,38 +381,48 @@ module body_part(which) {
             posts(which);
             if (which == "centre") {
                 flange(-1, -1); flange(1, -1);
-                for (side = [-1, 1], p = joint_pins)
-                    translate([side * (split_x - eps), p[0], p[1]]) rotate([0, side * 90, 0])
-                        cylinder(d = pin_d, h = pin_len, $fn = 16);
             } else {
                 side = which == "left" ? -1 : 1;
                 flange(side, 1);
+                joint_pins_at(side, pin_d, pin_len);
             }
         }
         cutouts();
         for (side = [-1, 1]) joint_holes(side);
-        if (which != "centre") {
+        if (which == "centre") {
+            for (side = [-1, 1]) {
+                joint_seats(side, -side);
+                joint_pins_at(side, pin_d + 0.4, pin_len + 1);
+            }
+        } else {
             side = which == "left" ? -1 : 1;
-            for (p = joint_pins) translate([side * (split_x - eps), p[0], p[1]]) rotate([0, side * 90, 0])
-                cylinder(d = pin_d + 0.4, h = pin_len + 1, $fn = 16);
+            joint_seats(side, side);
         }
     }
 }
 
-// bottom plates: inside the walls, screwed to the posts, on printed feet
+// bottom plates: inside the walls, screwed to the posts; flat underneath (they print on
+// it), standing on stick-on rubber feet at foot_positions
+function plate_lo(which) = which == "left" ? -half + wall + 0.3 : which == "centre" ? -split_x + 0.3 : split_x + 0.3;
+function plate_hi(which) = which == "left" ? -split_x - 0.3 : which == "centre" ? split_x - 0.3 : half - wall - 0.3;
+
+module foot_positions(which) {
+    lo = plate_lo(which);
+    hi = plate_hi(which);
+    for (x = which == "centre" ? [0] : [which == "left" ? lo + 14 : hi - 14, which == "left" ? hi - 14 : lo + 14], sy = [-1, 1])
+        translate([x, sy * (width / 2 - 16), 0]) children();
+}
+
 module bottom_part(which) {
     gap = 0.3;
-    lo = which == "left" ? -half + wall + gap : which == "centre" ? -split_x + gap : split_x + gap;
-    hi = which == "left" ? -split_x - gap : which == "centre" ? split_x - gap : half - wall - gap;
+    lo = plate_lo(which);
+    hi = plate_hi(which);
     difference() {
         union() {
             translate([lo, -width / 2 + wall + gap, 0]) cube([hi - lo, width - 2 * wall - 2 * gap, bottom_thickness]);
-            // feet
-            for (x = which == "centre" ? [0] : [which == "left" ? lo + 14 : hi - 14, which == "left" ? hi - 14 : lo + 14], sy = [-1, 1])
-                translate([x, sy * (width / 2 - 16), -foot_height]) cylinder(d = foot_d, h = foot_height + eps, $fn = 24);
             bottom_mounts(which);
         }
-        post_positions(which) translate([0, 0, -foot_height - 1]) cylinder(d = screw_d, h = 20, $fn = 16);
+        post_positions(which) translate([0, 0, -1]) cylinder(d = screw_d, h = 20, $fn = 16);
         if (which == "centre") {
             // sound holes under the buzzer
             for (i = [-1, 0, 1], j = [-1, 0, 1]) translate([30 + i * 4.5, -45 + j * 4.5, -1]) cylinder(d = 2.5, h = 10, $fn = 8);
@@ -327,7 +458,7 @@ module bottom_mounts(which) {
         // 18650 holder (77 x 21 mm) beside the player's button
         frame(140, -50, 78, 21.4, 6);
         // charger module (26 x 17 mm), its USB-C at the rear wall
-        frame(usb_charge_x, width / 2 - wall - 0.3 - 13.5, 17.6, 26.4, 3, open_y = 1);
+        frame(usb_charge_x, width / 2 - wall - 0.3 - 15, 17.6, 26.4, 3, open_y = 1);   // inside the plate's edge
     }
 }
 
@@ -339,4 +470,6 @@ else if (part == "bottoms") for (p = ["left", "centre", "right"]) bottom_part(p)
 else {
     for (p = ["left", "centre", "right"]) body_part(p);
     color("gray") for (p = ["left", "centre", "right"]) translate([0, 0, -8]) bottom_part(p);
+    color("black") for (p = ["left", "centre", "right"]) translate([0, 0, -8 - foot_height])
+        foot_positions(p) cylinder(d = foot_d, h = foot_height, $fn = 24);
 }

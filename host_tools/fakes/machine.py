@@ -787,7 +787,7 @@ _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep",
          "wake_reason", "UART", "sim_level", "sim_mode", "sim_pull", "sim_watch", "sim_detach_i2c",
          "sim_busy_begin", "sim_busy_end", "sim_irq_stats",
          "sim_pwm", "sim_pwm_history", "sim_wdt_started", "sim_wdt_due", "sim_wdt_check",
-         "sim_set_reset_cause", "sim_reset_all")
+         "sim_set_reset_cause", "sim_set_wake_reason", "sim_reset_all")
 
 
 def __getattr__(name):

@@ -174,8 +174,16 @@ def sim_set_reset_cause(cause):
     _cause[0] = cause
 
 
+_wake = [0]
+
+
 def wake_reason():
-    return 0
+    """What woke the chip from deep sleep (machine.EXT0_WAKE, ...); 0 after any other start."""
+    return _wake[0]
+
+
+def sim_set_wake_reason(reason):
+    _wake[0] = reason
 
 
 def soft_reset():
@@ -209,6 +217,7 @@ def lightsleep(time_ms=None):
 def sim_reset_all():
     """Forget every pin, bus, PWM, voltage and the watchdog (between tests)."""
     _pins.clear()
+    _wake[0] = 0
     del _pin_list[:]
     del _links[:]
     del _irq_pending[:]

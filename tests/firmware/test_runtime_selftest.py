@@ -73,3 +73,27 @@ def test_holding_pause_skips_a_broken_button():
         assert test.plan[test.index] == ("button", 1)
     finally:
         runtime_rig.leave()
+
+
+def test_the_wake_cause_is_reported_on_the_terminal():
+    import hal_power
+
+    for reset, wake, key, shown in ((machine.PWRON_RESET, 0, "power", "Start: power on"),
+                                    (machine.DEEPSLEEP_RESET, machine.EXT0_WAKE, "pause", "Woken: pause"),
+                                    (machine.DEEPSLEEP_RESET, machine.TIMER_WAKE, "other", "Woken: other!"),
+                                    (machine.WDT_RESET, 0, "watchdog", "Start: watchdog")):
+        clock, board, matrix = _board()
+        try:
+            machine.sim_set_reset_cause(reset)
+            machine.sim_set_wake_reason(wake)
+            assert hal_power.wake_cause() == key
+            test = selftest.SelfTest(board, cause=hal_power.wake_cause())
+            said = []
+            test._say = said.append
+            test.skipped = ["button:left", "button:right", "key:1"]
+            test._show_result()
+            lines = said[-1]
+            assert lines[2] == shown and len(lines) <= 5, lines
+        finally:
+            machine.sim_set_reset_cause(machine.PWRON_RESET)
+            runtime_rig.leave()

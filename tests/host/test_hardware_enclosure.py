@@ -1,7 +1,8 @@
 """Enclosure (hardware/enclosure/tileclock.scad): every printable part rendered with CGAL and
 its geometry checked - closed and manifold, one solid, the volume recorded in parts.csv, on a
-220 x 220 mm bed, every hole where a part goes through it, a lectern without slots, and room
-under each deck for the player's button."""
+220 x 220 mm bed in its print orientation, printable there without supports, every hole
+where a part goes through it with 0.3 mm of clearance, a lectern without slots, room under
+each deck for the player's button, and no part of the clock inside a printed part."""
 
 import csv
 import math
@@ -79,7 +80,7 @@ def test_the_named_player_button_fits_under_its_deck():
     figure, hardware/README.md "Parts"); the deck leaves that much plus clearance above
     the bottom plate."""
     with open(os.path.join(ROOT, "hardware", "bom.csv"), newline="", encoding="utf-8") as f:
-        line = next(r for r in csv.DictReader(f) if "SW_LEFT" in r["refs"].split())
+        line = next(r for r in csv.DictReader(f) if "SW2" in r["refs"].split())    # SW_LEFT
     assert "%g mm" % P["player_button_depth"] in line["notes"]
     room = P["deck_height"] - P["wall"] - P["bottom_thickness"]
     assert room >= P["player_button_depth"] + P["player_button_clearance"], room
@@ -103,7 +104,7 @@ def test_part_has_its_recorded_volume_and_fits_the_bed(parts, part):
     vol = mesh.volume(tris) / 1000.0
     want = float(recorded()[part]["volume_cm3"])
     assert abs(vol - want) <= 0.01 * want, "volume %.1f cm3, parts.csv says %.1f: run hardware/enclosure/render.py" % (vol, want)
-    assert mesh.fits_bed(tris), mesh.bounds(tris)
+    assert mesh.fits_bed(tris, up=mesh.PRINT_UP[part]), mesh.bounds(tris)
 
 
 def test_parts_join_into_the_whole_length(parts):
@@ -111,9 +112,13 @@ def test_parts_join_into_the_whole_length(parts):
     _, hi = mesh.bounds(parts["right"])
     assert lo[0] == pytest.approx(-P["length"] / 2) and hi[0] == pytest.approx(P["length"] / 2)
     clo, chi = mesh.bounds(parts["centre"])
-    # the centre ends at the cuts, plus its alignment pins
-    assert clo[0] == pytest.approx(-P["split_x"] - P["pin_len"], abs=0.02)
-    assert chi[0] == pytest.approx(P["split_x"] + P["pin_len"], abs=0.02)
+    # the centre ends at the cuts (it stands on one of them); the end parts' pins reach into it
+    assert clo[0] == pytest.approx(-P["split_x"], abs=0.02)
+    assert chi[0] == pytest.approx(P["split_x"], abs=0.02)
+    _, lhi = mesh.bounds(parts["left"])
+    rlo, _ = mesh.bounds(parts["right"])
+    assert lhi[0] == pytest.approx(-P["split_x"] + P["pin_len"], abs=0.02)
+    assert rlo[0] == pytest.approx(P["split_x"] - P["pin_len"], abs=0.02)
 
 
 def clear(tris, seg):
@@ -125,9 +130,14 @@ def blocked(tris, seg):
 
 
 def hole_checks(tris, centre, normal, axes, size_a, size_b, open_edge=None):
-    """Through the middle of a cut-out nothing is hit; just beyond its edges the wall is
-    (except an edge that is the part's own bottom edge, `open_edge` = (axis index, sign))."""
+    """Through the middle of a cut-out nothing is hit, nor 0.1 mm inside its edges (it has
+    its full size); just beyond its edges the wall is (except an edge that is the part's own
+    bottom edge, `open_edge` = (axis index, sign))."""
     assert clear(tris, mesh.through(centre, normal, p=P)), ("hole missing at", centre)
+    for axis, size in ((axes[0], size_a), (axes[1], size_b)):
+        for sign in (-1, 1):
+            off = tuple(sign * (size / 2 - 0.1) * axis[i] for i in range(3))
+            assert clear(tris, mesh.through(centre, normal, off, p=P)), ("hole too small at", centre, off)
     for k, (axis, size) in enumerate(((axes[0], size_a), (axes[1], size_b))):
         for sign in (-1, 1):
             if open_edge == (k, sign):
@@ -157,7 +167,7 @@ def test_ridge_and_lectern_cutouts(parts):
     hole_checks(tris, (0.0, P["challenge_y"], P["ridge_height"]), up, xy,
                 P["challenge_button_hole"], P["challenge_button_hole"])
     hole_checks(tris, (P["status_led_x"], P["pause_y"], P["ridge_height"]), up, xy, P["led_hole"], P["led_hole"])
-    centre, normal, across, along = mesh.lectern_frame(P, -P["centre_length"] / 4)
+    centre, normal, across, along = mesh.lectern_frame(P, P["terminal_x"])
     hole_checks(tris, centre, normal, (across, along), P["display_window_w"], P["display_window_h"])
     # the keypad recess is 0.8 mm deep: a shallow probe ends in it, a deeper one hits the plate
     kc, kn, _a, _b = mesh.lectern_frame(P, P["centre_length"] / 4)
@@ -194,15 +204,20 @@ def lectern_openings(centre):
 
 
 def test_lectern_is_closed_along_its_edges(parts):
-    """No slot between the lectern and the display faces; the steps at the lectern's ends
-    close each end part towards the centre."""
+    """No slot between the lectern and the display faces; the 45 degree ramps at the
+    lectern's ends close each end part towards the centre: a ray from above the lectern's
+    end along x meets the end part."""
     assert lectern_openings(parts["centre"]) == []
     top_y = -P["width"] / 2 + P["lectern_run"]
     for side, part in ((-1, "left"), (1, "right")):
-        for y in (-P["width"] / 2 + 5, top_y - 5):
-            z = P["deck_height"] + (P["ridge_height"] - P["deck_height"]) * 0.9
-            x = side * (P["split_x"] - 5)
-            assert blocked(parts[part], ((x, y, z), (side * (P["split_x"] + 10), y, z))), (part, y)
+        for y in (-P["width"] / 2 + 5, (-P["width"] / 2 + top_y) / 2, top_y - 5):
+            surface = P["deck_height"] + (y + P["width"] / 2) * (P["ridge_height"] - P["deck_height"]) / P["lectern_run"]
+            for above in (1.0, 3.0):
+                z = surface + above
+                if z > P["ridge_height"] - 3:       # above the end part's face there: outside
+                    continue
+                x = side * (P["split_x"] - 5)
+                assert blocked(parts[part], ((x, y, z), (side * (P["split_x"] + 20), y, z))), (part, y, above)
 
 
 def test_the_lectern_check_finds_the_old_slot(tmp_path):
@@ -212,10 +227,11 @@ def test_the_lectern_check_finds_the_old_slot(tmp_path):
         pytest.skip("openscad not installed")
     with open(mesh.SCAD, encoding="utf-8") as f:
         text = f.read()
-    grown = ("translate([-(wedge_top_x + inset), 0, 0])", "linear_extrude(2 * (wedge_top_x + inset))")
+    grown = ("translate([-(wedge_top_x + inset), 0, 0])", "linear_extrude(2 * (wedge_top_x + inset))",
+             "(split_x + 2 * inset")
     assert all(g in text for g in grown)
     old = text.replace(grown[0], "translate([-(wedge_top_x - inset), 0, 0])").replace(
-        grown[1], "linear_extrude(2 * (wedge_top_x - inset))")
+        grown[1], "linear_extrude(2 * (wedge_top_x - inset))").replace(grown[2], "(split_x - 2 * inset")
     scad = tmp_path / "old_lectern.scad"
     scad.write_text(old)
     stl = str(tmp_path / "old_centre.stl")
@@ -229,16 +245,18 @@ def test_decks_have_ribs_and_the_button_has_room(parts):
         bx = side * (P["length"] / 2 + P["centre_length"] / 2 + P["wedge_run"]) / 2
         under = P["deck_height"] - P["wall"] - 1
         rib = P["player_button_hole"] / 2 + 9
-        assert mesh.inside(tris, (bx + rib, -40, under))       # rib across the table
-        assert mesh.inside(tris, (bx + 20, rib, under))        # rib along the deck
-        assert not mesh.inside(tris, (bx + rib, -40, under - P["rib_h"]))
+        assert mesh.inside(tris, (bx + side * rib, -40, under))       # rib across the table, end wall's side
+        assert mesh.inside(tris, (bx + 20, rib, under))               # rib along the deck
+        assert not mesh.inside(tris, (bx + side * rib, -40, under - P["rib_h"]))
         # the button's body (about 45 mm across) and switch below the deck meet nothing
         bottom = P["deck_height"] - P["player_button_depth"] - P["player_button_clearance"]
         for dx, dy in ((0, 0), (18, 0), (-18, 0), (0, 18), (0, -18)):
             assert clear(tris, ((bx + dx, dy, P["deck_height"] - P["wall"] - 0.1), (bx + dx, dy, bottom)))
         plate = parts["bottom_" + part]
-        _lo, hi = mesh.bounds([t for t in plate if all(abs(v[0] - bx) < 25 and abs(v[1]) < 25 for v in t)] or plate[:1])
-        assert hi[2] <= bottom, "a mount on the bottom plate sits under the button"
+        for dx in range(-24, 25, 4):
+            for dy in range(-24, 25, 4):
+                assert clear(plate, ((bx + dx, dy, bottom), (bx + dx, dy, P["bottom_thickness"] + 0.1))), \
+                    ("a mount on the bottom plate sits under the button", dx, dy)
 
 
 def test_joints_have_pins_sockets_and_screw_holes(parts):
@@ -246,22 +264,31 @@ def test_joints_have_pins_sockets_and_screw_holes(parts):
         x_out = side * (P["split_x"] + 1)
         x_in = side * (P["split_x"] - 1)
         for y, z in ((-30, P["bottom_thickness"] + 3.3), (P["width"] / 2 - (P["wall"] + P["flange"]) / 2, 78)):
-            # a pin stands out of the centre part, a socket takes it in the end part
-            assert mesh.inside(parts["centre"], (x_out, y, z))
-            assert not mesh.inside(parts[part], (x_out, y, z))
-            assert mesh.inside(parts[part], (side * (P["split_x"] + 1), y + P["pin_d"] / 2 + 1.5, z))
+            # a pin stands out of the end part (the centre stands on its cut face), a socket
+            # in the centre takes it
+            assert mesh.inside(parts[part], (x_in, y, z))
+            assert not mesh.inside(parts["centre"], (x_in, y, z))
+            assert mesh.inside(parts["centre"], (x_in, y + P["pin_d"] / 2 + 1.5, z))
         band = (P["wall"] + P["flange"]) / 2
         for y, z in ((-P["width"] / 2 + band, 20), (P["width"] / 2 - band, 60), (0, P["bottom_thickness"] + 3.3)):
-            for tris, x in ((parts["centre"], x_in), (parts[part], x_out)):
+            for tris, x, inward in ((parts["centre"], x_in, -side), (parts[part], x_out, side)):
                 assert not mesh.inside(tris, (x, y, z)), ("no screw hole", part, y, z)
                 assert mesh.inside(tris, (x, y, z + P["screw_d"] / 2 + 1.2)), ("no flange around the hole", part, y, z)
+                # a flat seat for the head or the nut, seat_depth from the cut: flange up to
+                # it, room beyond it
+                seat = side * P["split_x"] + inward * P["seat_depth"]
+                r = P["screw_d"] / 2 + 1.2
+                # (beside the hole towards the outer surface, where the chamfered flange is thick)
+                dy, dz = (0.0, -r) if y == 0 else ((r if y > 0 else -r), 0.0)
+                assert mesh.inside(tris, (seat - inward * 0.5, y + dy, z + dz)), ("no flange under the seat", part, y, z)
+                assert not mesh.inside(tris, (seat + inward * 0.5, y + dy, z + dz)), ("no seat", part, y, z)
 
 
 @pytest.mark.parametrize("which", ("left", "centre", "right"))
-def test_bottom_plates_stand_on_feet_and_meet_the_posts(parts, which):
+def test_bottom_plates_lie_flat_and_meet_the_posts(parts, which):
     plate = parts["bottom_" + which]
     lo, hi = mesh.bounds(plate)
-    assert lo[2] == pytest.approx(-P["foot_height"], abs=0.02)
+    assert lo[2] == pytest.approx(0.0, abs=0.02)        # flat underneath: it prints on it
     body = parts[which]
     # each screw hole of the plate has a post with an insert hole above it
     holes = 0
@@ -296,3 +323,70 @@ def test_the_views_in_hardware_are_rendered_from_this_model():
     with open(os.path.join(views, "SOURCE"), encoding="utf-8") as f:
         assert f.read().split() == ["tileclock.scad", "sha256", render.scad_digest()], \
             "views are stale: run python hardware/enclosure/render.py"
+
+
+# ------------------------------------------------------------------ printing, fits, overlaps
+
+@pytest.mark.parametrize("part", mesh.PARTS)
+def test_every_part_prints_without_supports_in_its_orientation(parts, part):
+    """No facet steeper than 45 degrees that is not on the bed, but for steps of at most
+    1 mm and bridges of at most 10 mm (mesh.overhangs)."""
+    bad = mesh.overhangs(parts[part], mesh.PRINT_UP[part])
+    assert sum(a for a, _h, _box in bad) < 0.5, sorted(bad, reverse=True)[:5]
+
+
+def test_the_overhang_check_finds_a_ceiling(parts):
+    """The centre part lying on its rear panel (the old print guide) has a flat ceiling
+    148 mm up: the same check finds it."""
+    bad = mesh.overhangs(parts["centre"], (0.0, -1.0, 0.0))
+    assert sum(a for a, _h, _box in bad) > 5000
+
+
+NOMINAL = {"player_button_hole": 30.0, "pause_button_hole": 30.0, "challenge_button_hole": 16.0,
+           "led_hole": 6.2, "switch_hole": 6.35}
+
+
+def test_holes_that_take_a_part_have_0_3_mm_of_clearance():
+    assert P["fit"] == 0.3
+    for name, nominal in NOMINAL.items():
+        assert P[name] == pytest.approx(nominal + P["fit"]), name
+
+
+def _box_points(centre, axes, sizes, n=(7, 5, 2)):
+    """A grid of points in a box: centre, three unit axes, the sizes along them."""
+    pts = []
+    for i in range(n[0]):
+        for j in range(n[1]):
+            for k in range(n[2]):
+                f = [(i + 0.5) / n[0] - 0.5, (j + 0.5) / n[1] - 0.5, (k + 0.5) / n[2] - 0.5]
+                pts.append(tuple(centre[c] + sum(f[a] * sizes[a] * axes[a][c] for a in range(3)) for c in range(3)))
+    return pts
+
+
+def test_no_module_sits_inside_a_printed_part(parts):
+    """The display modules behind their faces (PCB and glass, from the standoffs' 3 mm), the
+    carrier with the DevKit on its sockets, the cell holder and the charger in their frames:
+    none of them inside a printed part."""
+    boxes = []
+    for side, part in ((-1, "left"), (1, "right")):
+        centre, normal, along, across = mesh.display_face_frame(P, side)
+        back = tuple(centre[i] - normal[i] * (P["wall"] + 3.0 + 0.8) for i in range(3))
+        boxes.append((part, back, (along, across, normal), (P["display_pcb_h"] - 1, P["display_pcb_w"] - 1, 1.6)))
+    centre, normal, across, along = mesh.lectern_frame(P, P["terminal_x"])
+    back = tuple(centre[i] - normal[i] * (P["wall"] + 3.0 + 0.8) for i in range(3))
+    boxes.append(("centre", back, (across, along, normal), (P["display_pcb_w"] - 1, P["display_pcb_h"] - 1, 1.6)))
+    # the carrier 70 x 90 on its 6 mm standoffs, the DevKit 26 x 70 on 8.5 mm sockets above it
+    ex, ey, ez = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
+    base = P["bottom_thickness"] + 6
+    boxes.append(("bottom_centre", (-22.0, 23.0, base + 0.8), (ex, ey, ez), (69.0, 89.0, 1.6)))
+    boxes.append(("bottom_centre", (-22.0, 30.0, base + 1.6 + 10.0), (ex, ey, ez), (26.0, 70.0, 10.0)))
+    boxes.append(("bottom_right", (140.0, -50.0, P["bottom_thickness"] + 10.0), (ex, ey, ez), (77.5, 21.0, 18.0)))
+    yc = P["width"] / 2 - P["wall"] - 0.3 - 15
+    boxes.append(("bottom_right", (P["usb_charge_x"], yc, P["bottom_thickness"] + 2.5), (ex, ey, ez), (17.0, 26.0, 4.0)))
+    extent = dict((part, mesh.bounds(tris)) for part, tris in parts.items())
+    for owner, centre, axes, sizes in boxes:
+        for point in _box_points(centre, axes, sizes):
+            for part, tris in parts.items():
+                lo, hi = extent[part]
+                if all(lo[i] <= point[i] <= hi[i] for i in range(3)):
+                    assert not mesh.inside(tris, point), ("inside", part, "a module of", owner, point)

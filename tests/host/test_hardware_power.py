@@ -122,3 +122,21 @@ def test_readme_quotes_the_budget_and_the_run_down_test():
     limit = p["cell capacity"] * p["usable fraction"] / p["required hours"]
     assert "%d mA" % int(limit) in section                 # the cell current that fails a build
     assert "12 h" in section and "PASS" in section and "FAIL" in section
+
+
+def test_sleep_budget_adds_up_and_names_the_devkits_leds():
+    """hardware/README.md "Sleep budget": the rows add up to the total it gives, the DevKit's
+    LEDs are in it, and the clock without its power LED is the figure the text quotes."""
+    with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = text.split("| load in deep sleep | µA |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (.+?) \| (\d+|\?) \|$", table, re.M)
+    loads = dict((name, int(v)) for name, v in rows if v != "?")
+    assert any("power LED" in name for name in loads) and any("RGB LED" in name for name in loads)
+    total = sum(loads.values())
+    stated = int(re.search(r"\*\*about ([\d,]+)\*\*", table).group(1).replace(",", ""))
+    assert abs(total - stated) <= 0.05 * stated, (total, stated)
+    without_led = total - next(v for name, v in loads.items() if "power LED" in name)
+    said = float(re.search(r"sleeping clock draws about ([\d.]+) mA", text).group(1))
+    assert abs(without_led / 1000.0 - said) <= 0.1, (without_led, said)
+    assert without_led < 2000 < total        # the power LED decides the 2 mA budget

@@ -101,7 +101,7 @@ def test_netlist_gpio_nets_follow_the_pinmap(target):
         # one GPIO per net
         assert sum(1 for ref, _p, f in net if ref == "U1") == 1
         pullups = [ref for ref, pin, _f in net if ref.startswith("R_PU_")]
-        if r["pull"] == "external":
+        if r["pull"] in ("external", "both"):
             assert len(pullups) == 1
             other = [n for n, nodes in nets.items() if (pullups[0], "1") in [(a, b) for a, b, _ in nodes]]
             assert other == ["+3V3"], (r["signal"], other)
@@ -251,7 +251,7 @@ def test_wokwi_connections_follow_the_pinmap(target):
     # external pull-ups are in the simulation too
     for r in SIGNALS[target]:
         pulled = any(x.startswith("r_pu_") for x in grp(r["gpio"]))
-        assert pulled == (r["pull"] == "external"), r["signal"]
+        assert pulled == (r["pull"] in ("external", "both")), r["signal"]
 
 
 @pytest.mark.parametrize("target", TARGETS)
