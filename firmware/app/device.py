@@ -46,6 +46,11 @@ BUTTON_RIGHT = 1
 BUTTON_PAUSE = 2
 BUTTON_CHALLENGE = 3
 BUTTON_NAMES = ("left", "right", "pause", "challenge")
+# the engine's cues and the sound of each (hal_buzzer.py), the most urgent first: one
+# sound an event
+_SOUNDS = ((CUE_FORFEIT, "forfeit"), (CUE_OVERTIME, "overtime"),
+           (CUE_OVERTIME_MINUTE, "overtime_minute"), (CUE_WINDOW_CLOSED, "challenge_end"),
+           (CUE_MOVE_END, "move_end"), (CUE_MOVE_WARNING, "move_warning"))
 # The pause switch held this long by the player whose clock it stopped asks on
 # the terminal whether that was the last move (TSO 5.1b i; docs/runtime.md, Gestures).
 FINISH_HOLD_MS = 2000
@@ -260,20 +265,11 @@ class Device:
             self.commit(self.clock.ticks_ms())
 
     def _cues(self, cues, now):
-        buzzer = self.board.buzzer
         self._dirty = True
-        if cues & CUE_FORFEIT:
-            buzzer.play("forfeit", now)
-        elif cues & CUE_OVERTIME:
-            buzzer.play("overtime", now)
-        elif cues & CUE_OVERTIME_MINUTE:
-            buzzer.play("overtime_minute", now)
-        elif cues & CUE_WINDOW_CLOSED:
-            buzzer.play("challenge_end", now)
-        elif cues & CUE_MOVE_END:
-            buzzer.play("move_end", now)
-        elif cues & CUE_MOVE_WARNING:
-            buzzer.play("move_warning", now)
+        for cue, sound in _SOUNDS:
+            if cues & cue:
+                self.board.buzzer.play(sound, now)
+                return
 
     def _running(self):
         engine = self.engine
