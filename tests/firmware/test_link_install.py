@@ -10,7 +10,8 @@ from lexicon import LexiconError
 from lexicon_data import DATA, answers, read_bytes, write_bytes
 from lexicon import open_file
 from lexicon.reader import read_record, write_record
-from link.handler import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, ERROR, LinkHandler
+from link.handler import LinkHandler
+from link.messages import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, ERROR
 from mpytest import raises, tmpdir
 
 
