@@ -587,7 +587,7 @@ def test_set_up_modules_are_dropped_once_the_settings_are_applied():
 
     rig = _rig()
     try:
-        for name in SETUP_MODULES + ("lexicon.opening",):
+        for name in SETUP_MODULES:
             assert name not in sys.modules, name
         ok, message = rig.dev.config.set("preset", "tso25")
         assert ok, message
