@@ -250,13 +250,15 @@ class Lexicon:
 
     # --- the graph ----------------------------------------------------------------
 
-    def arc(self, pos, state, out):
+    def arc(self, pos, state, out, want=-1):
         """Decode the arc at bit `pos` of the body (docs/wordlist-format.md, section 4),
         `state` the previous tile's context (0 at the start of a node, else that tile
         + 1): out[0] becomes its tile (the tile count for a jump), out[1] its flags
-        (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink).  Returns
-        the bit after the arc.  The one decoder of arcs: lookup() and the full check
-        (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates nothing."""
+        (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink), read
+        only for the tile `want` or a jump if want >= 0 (a lookup passes the others
+        by).  Returns the bit after the arc.  The one decoder of arcs: lookup() and the
+        full check (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates
+        nothing."""
         c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, ntiles, align = self._t
         if pos >= bits:
             raise self._fail("arc outside the body")
@@ -298,6 +300,14 @@ class Lexicon:
         width = sym2[x + 1]
         out[0] = sym
         out[1] = flags
+        if want >= 0 and sym != want and sym != ntiles:
+            if width == LOOSE:          # the pointer passed by
+                o = (pos >> 3) - self._base
+                nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                if nb > LOOSE_MAX:
+                    raise self._fail("pointer too wide")
+                return pos + LOOSE_BITS + nb
+            return pos + width - 1 if width else pos
         kind = flags >> 2
         if kind == K_SINK:
             out[2] = -1
@@ -387,7 +397,7 @@ class Lexicon:
             jump = -1
             jumps = 0
             while True:
-                pos = self.arc(pos, state, arc)
+                pos = self.arc(pos, state, arc, t)
                 sym = arc[0]
                 flags = arc[1]
                 if sym == jump_sym:
