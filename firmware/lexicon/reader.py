@@ -216,6 +216,8 @@ class Lexicon:
                 raise self._fail("arc outside the body")
             slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
             tags[slot] = -1
+            if self._bufs[slot] is self._buf:
+                self._base = _NO_PAGE           # the arc cursor's page goes
             try:
                 self._load(page, self._bufs[slot])
             except LexiconError as e:
@@ -228,8 +230,8 @@ class Lexicon:
     def _byte(self, at):
         """Put the page holding byte `at` of the body in hand (self._buf, which begins
         at byte self._base); returns at's offset in it.  Every page the graph's
-        decoding reads comes through here, so the page in hand is always the one the
-        cursor names."""
+        decoding reads comes through here; _fetch forgets the page in hand when it
+        reuses its slot, and verify_steps when it reads through slot 0."""
         o = at - self._base
         if o < 0 or o >= self.page_size:
             p = at >> self._t[9]

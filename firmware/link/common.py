@@ -2,6 +2,7 @@
 # fwupdate.py): the error a request ends with, the reply it makes, its payload's JSON and
 # numbers, the rotation of the chunks' bytes, and the files of the word list in use.
 
+import binascii
 import json
 import os
 
@@ -44,6 +45,20 @@ def unrotate(payload, start, k):
     for i in range(len(data)):
         data[i] = (data[i] + k) & 0xFF
     return data
+
+
+def chunk_data(payload, at, limit):
+    """A chunk's data: at `at` of its payload its offset and the CRC-32 of its data (4
+    bytes each), the rotation k, then the data rotated (docs/link-protocol.md, section
+    4.2).  (offset, data); LinkError for more than `limit` bytes or a damaged chunk."""
+    offset = u32(payload, at)
+    crc = u32(payload, at + 4)
+    data = unrotate(payload, at + 9, payload[at + 8])
+    if len(data) > limit:
+        raise LinkError("E_ARG", "chunk of %d bytes, at most %d" % (len(data), limit))
+    if binascii.crc32(data) & 0xFFFFFFFF != crc:
+        raise LinkError("E_CHUNK", "chunk checksum mismatch at %d" % offset)
+    return offset, data
 
 
 def dump_json(obj):

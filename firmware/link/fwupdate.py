@@ -14,8 +14,8 @@ from micropython import const
 import binascii
 import os
 
-from link.common import (LinkError, dump_json, free_bytes, load_json, pack_u32, reply, u32,
-                         unrotate)
+from link.common import (LinkError, chunk_data, dump_json, free_bytes, load_json, pack_u32,
+                         reply)
 from link.messages import FW_ABORT, FW_BEGIN, FW_CHUNK, FW_COMMIT
 
 FW_DIR = "fw"
@@ -208,16 +208,10 @@ def _chunk(handler, payload):
         raise LinkError("E_ARG", "chunk too short")
     handler.refuse_during_game(u.force)
     index = payload[0] | (payload[1] << 8)
-    offset = u32(payload, 2)
-    ccrc = u32(payload, 6)
     if index >= len(u.files):
         raise LinkError("E_ARG", "no file %d" % index)
-    data = unrotate(payload, 11, payload[10])
+    offset, data = chunk_data(payload, 2, handler.chunk)
     n = len(data)
-    if n > handler.chunk:
-        raise LinkError("E_ARG", "chunk of %d bytes, at most %d" % (n, handler.chunk))
-    if binascii.crc32(data) & 0xFFFFFFFF != ccrc:
-        raise LinkError("E_CHUNK", "chunk checksum mismatch at %d" % offset)
     have = u.have[index]
     if offset != have or n == 0:
         return reply(FW_CHUNK, pack_u32(have))     # a repeat or a gap

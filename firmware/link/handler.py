@@ -114,6 +114,18 @@ class LinkHandler:
         except Exception as e:
             yield self.error("E_INTERNAL", "%s: %s" % (type(e).__name__, e))
 
+    def checking(self, steps):
+        """Run an image check (link/imagecheck.py's steps), its progress shown: a
+        generator that yields None between the steps; returns the checked header."""
+        hdr = None
+        for item in steps:
+            if isinstance(item, tuple):
+                self.progress = ("verify", item[0], item[1])
+                yield None
+            else:
+                hdr = item
+        return hdr
+
     # -- info, config, logs -------------------------------------------------------------
 
     def lexicon_info(self):

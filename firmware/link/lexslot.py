@@ -58,14 +58,8 @@ def _adopt(handler, obj):
     if part is None:
         raise LinkError("E_SLOT", _NO_SLOTS)
     handler.refuse_during_game(force)
-    hdr = None
     try:
-        for item in imagecheck.verify_partition_steps(part, crc, size):
-            if isinstance(item, tuple):
-                handler.progress = ("verify", item[0], item[1])
-                yield None
-            else:
-                hdr = item
+        hdr = yield from handler.checking(imagecheck.verify_partition_steps(part, crc, size))
     except imagecheck.ImageError as e:
         handler.progress = ("failed", 0, 0)
         raise LinkError("E_VERIFY", "the image in %s is refused: %s; the list in use "

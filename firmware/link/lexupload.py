@@ -20,8 +20,8 @@ import os
 from lexicon import slots
 from lexicon.reader import forget_record, write_record
 from link import imagecheck
-from link.common import (LEXICON, VERIFIED, LinkError, dump_json, free_bytes, int_field,
-                         load_json, pack_u32, remove, reply, u32, unrotate)
+from link.common import (LEXICON, VERIFIED, LinkError, chunk_data, dump_json, free_bytes,
+                         int_field, load_json, pack_u32, remove, reply)
 from link.messages import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT
 
 NEW = "lexicon.new"
@@ -182,14 +182,8 @@ class Upload:
         if len(payload) < 9:
             raise LinkError("E_ARG", "chunk too short")
         self.handler.refuse_during_game(j.get("force"))
-        offset = u32(payload, 0)
-        ccrc = u32(payload, 4)
-        data = unrotate(payload, 9, payload[8])
+        offset, data = chunk_data(payload, 0, self.handler.chunk)
         n = len(data)
-        if n > self.handler.chunk:
-            raise LinkError("E_ARG", "chunk of %d bytes, at most %d" % (n, self.handler.chunk))
-        if binascii.crc32(data) & 0xFFFFFFFF != ccrc:
-            raise LinkError("E_CHUNK", "chunk checksum mismatch at %d" % offset)
         have = j["have"]
         if offset != have or n == 0:
             # A repeat or a gap: the reply says where to go on.
@@ -283,19 +277,13 @@ class Upload:
         slot = j["slot"]
         if slot and slot == slots.selected():
             self._fail("E_STATE", "%s holds the list in use now: push again" % slot)
-        hdr = None
         try:
             if slot:
                 # the check LEX_ADOPT makes of a list esptool wrote (link/lexslot.py)
                 steps = imagecheck.verify_partition_steps(j["part"], crc, size)
             else:
                 steps = imagecheck.verify_steps(NEW, crc, size)
-            for item in steps:
-                if isinstance(item, tuple):
-                    h.progress = ("verify", item[0], item[1])
-                    yield None
-                else:
-                    hdr = item
+            hdr = yield from h.checking(steps)
         except imagecheck.ImageError as e:
             self._fail("E_VERIFY", "image rejected: %s" % e)
         except OSError as e:
