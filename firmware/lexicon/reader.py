@@ -256,60 +256,74 @@ class Lexicon:
         """Decode the arc at bit `pos` of the body (docs/wordlist-format.md, section 4),
         `state` the previous tile's context (0 at the start of a node, else that tile
         + 1): out[0] becomes its tile (the tile count for a jump), out[1] its flags
-        (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink), read
-        only for the tile `want` or a jump if want >= 0 (a lookup passes the others
-        by).  Returns the bit after the arc.  The one decoder of arcs: lookup() and the
-        full check (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates
-        nothing."""
+        (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink).  Returns
+        the bit after the arc.  With want >= 0 (a lookup's tile) the arcs of lower
+        tiles before the node's LAST are passed by, and the arc decoded is the first
+        jump, arc of tile `want` or above, or LAST arc; its target is read only for a
+        jump or the tile `want`.  The one decoder of arcs: lookup() and the full check
+        (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates nothing."""
         c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, ntiles, align = self._t
-        if pos >= bits:
-            raise self._fail("arc outside the body")
-        o = (pos >> 3) - self._base
-        if o < 0 or o >= page:
-            o = self._byte(pos >> 3)
-        buf = self._buf                 # the arc is whole in the slot (section 5)
-        # S1: the tile, or a jump, in the context of the previous tile
-        v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
-        r = 9 - (pos & 7)               # v holds 15 + r bits from pos on
-        w = (v >> r) & 0x7FFF
-        c = c1[state]
-        y = y1[state]
-        first = 0
-        length = 0
-        while True:                     # a complete code (checked at opening): it ends
-            length += 1
-            cnt = s1[c]
-            x = (w >> (15 - length)) - first
-            if x < cnt:
-                break
-            c += 1
-            y += cnt
-            first = (first + cnt) << 1
-        sym = s1[y + x]
-        pos += length
-        # S2: flags, kind and pointer width (from the same bytes if they hold it)
-        if length <= r:
-            w = (v >> (r - length)) & 0x7FFF
-        else:
+        while True:
+            if pos >= bits:
+                raise self._fail("arc outside the body")
             o = (pos >> 3) - self._base
-            w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
-        j = j2
-        while w >= lim2[j]:
-            j += 1
-        x = ((w >> (14 - j)) + off2[j]) << 1
-        pos += j + 1
-        flags = sym2[x]
-        width = sym2[x + 1]
+            if o < 0 or o >= page:
+                o = self._byte(pos >> 3)
+            buf = self._buf                 # the arc is whole in the slot (section 5)
+            # S1: the tile, or a jump, in the context of the previous tile
+            v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
+            r = 9 - (pos & 7)               # v holds 15 + r bits from pos on
+            w = (v >> r) & 0x7FFF
+            c = c1[state]
+            y = y1[state]
+            first = 0
+            length = 0
+            while True:                     # a complete code (checked at opening): it ends
+                length += 1
+                cnt = s1[c]
+                x = (w >> (15 - length)) - first
+                if x < cnt:
+                    break
+                c += 1
+                y += cnt
+                first = (first + cnt) << 1
+            sym = s1[y + x]
+            pos += length
+            # S2: flags, kind and pointer width (from the same bytes if they hold it)
+            if length <= r:
+                w = (v >> (r - length)) & 0x7FFF
+            else:
+                o = (pos >> 3) - self._base
+                w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
+            j = j2
+            while w >= lim2[j]:
+                j += 1
+            x = ((w >> (14 - j)) + off2[j]) << 1
+            pos += j + 1
+            flags = sym2[x]
+            width = sym2[x + 1]
+            if sym == ntiles:
+                if state:
+                    raise self._fail("misplaced jump")
+                break
+            if want < 0 or sym == want:
+                break
+            if width:                       # the pointer passed by
+                if width == LOOSE:
+                    o = (pos >> 3) - self._base
+                    nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                    if nb > LOOSE_MAX:
+                        raise self._fail("pointer too wide")
+                    pos += LOOSE_BITS + nb
+                else:
+                    pos += width - 1
+            if sym > want or flags & 2:
+                out[0] = sym
+                out[1] = flags
+                return pos
+            state = sym + 1
         out[0] = sym
         out[1] = flags
-        if want >= 0 and sym != want and sym != ntiles:
-            if width == LOOSE:          # the pointer passed by
-                o = (pos >> 3) - self._base
-                nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-                if nb > LOOSE_MAX:
-                    raise self._fail("pointer too wide")
-                return pos + LOOSE_BITS + nb
-            return pos + width - 1 if width else pos
         kind = flags >> 2
         if kind == K_SINK:
             out[2] = -1
@@ -395,15 +409,14 @@ class Lexicon:
             if node < 0:
                 return INVALID          # the sink: nothing follows
             pos = node
-            state = 0
             jump = -1
             jumps = 0
             while True:
-                pos = self.arc(pos, state, arc, t)
+                pos = self.arc(pos, 0, arc, t)     # the arcs of lower tiles passed by
                 sym = arc[0]
                 flags = arc[1]
                 if sym == jump_sym:
-                    if state or jump >= 0 or (flags >> 2) < K_REL:
+                    if jump >= 0 or (flags >> 2) < K_REL:
                         raise self._fail("misplaced jump")
                     jump = arc[2]
                     continue
@@ -411,17 +424,14 @@ class Lexicon:
                     final = flags & 1
                     node = arc[2]
                     break
-                if sym > t or flags & 2:        # passed the tile, or the LAST arc
-                    if jump < 0:
-                        return INVALID
-                    jumps += 1
-                    if jumps > MAX_JUMPS:
-                        raise self._fail("too many jumps")
-                    pos = jump
-                    jump = -1
-                    state = 0
-                    continue
-                state = sym + 1
+                # passed the tile, or the LAST arc: on in the node jumped to, if any
+                if jump < 0:
+                    return INVALID
+                jumps += 1
+                if jumps > MAX_JUMPS:
+                    raise self._fail("too many jumps")
+                pos = jump
+                jump = -1
             k += 1
         return VALID if final else INVALID
 
