@@ -81,7 +81,7 @@ def measure(image, queries_path, cache_bytes, expected_path):
     us = time.ticks_diff(time.ticks_us(), start)
     print("image            %s (%d words, %d bytes body)" % (image, lex.word_count, lex.body_len))
     print("cache            %d B (%d slots: a page of %d B, its check, 12 B of the next)" % (
-        cache, len(lex._bufs), lex._page))
+        cache, len(lex._bufs), lex.page_size))
     print("reader RAM       %d B besides the cache (target <= 8192)" % (used - cache))
     print("open at start    %d reads, %.2f ms (the digest of the install-time check matches)"
           % (open_reads, open_us / 1000))

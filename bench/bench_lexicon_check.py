@@ -31,7 +31,7 @@ def measure(path, slots):
     for _ in walk.run():
         pass
     t2 = time.ticks_ms()
-    if lex._t[-1]:
+    if lex.two_tile:
         for _ in check._prefix_table(walk):
             pass
     t3 = time.ticks_ms()

@@ -18,12 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from host_tools.link import LinkError, best_rotation, crc32, rotate
-
-FW_BEGIN = 0x20
-FW_CHUNK = 0x21
-FW_COMMIT = 0x22
-FW_ABORT = 0x23
+from host_tools.link import FW_BEGIN, FW_CHUNK, FW_COMMIT, LinkError, best_rotation, crc32, rotate
 
 _VERSION = re.compile(r"""^VERSION\s*=\s*["']([^"']+)["']""", re.M)
 

@@ -10,9 +10,9 @@ from typing import Callable
 
 from host_tools import resources
 
-# The framing is the firmware's own module (firmware/link/frame.py, pure Python that
-# runs under CPython as well): one implementation on both ends of the wire, found where
-# the host tools carry the firmware (host_tools/resources.py).
+# The framing and the message types are the firmware's own modules (firmware/link/frame.py
+# and messages.py, pure Python that runs under CPython as well): one definition on both ends
+# of the wire, found where the host tools carry the firmware (host_tools/resources.py).
 _frame = resources.firmware_module("link/frame.py")
 VERSION = _frame.VERSION
 FLAG = _frame.FLAG
@@ -28,20 +28,26 @@ encode = _frame.encode
 parse = _frame.parse
 OK, BAD_CRC, BAD_VERSION, GARBAGE = _frame.OK, _frame.BAD_CRC, _frame.BAD_VERSION, _frame.GARBAGE
 
-INFO = 0x01
-CONFIG_GET = 0x02
-CONFIG_SET = 0x03
-LOG_READ = 0x04
-BAUD = 0x05
-RESET = 0x06
-LEX_BEGIN = 0x10
-LEX_CHUNK = 0x11
-LEX_COMMIT = 0x12
-LEX_ABORT = 0x13
-LEX_SLOT = 0x14
-LEX_ADOPT = 0x15
-REPLY = 0x80
-ERROR = 0x7F
+# The message types, as the firmware defines them (firmware/link/messages.py).
+_messages = resources.firmware_module("link/messages.py")
+INFO = _messages.INFO
+CONFIG_GET = _messages.CONFIG_GET
+CONFIG_SET = _messages.CONFIG_SET
+LOG_READ = _messages.LOG_READ
+BAUD = _messages.BAUD
+RESET = _messages.RESET
+LEX_BEGIN = _messages.LEX_BEGIN
+LEX_CHUNK = _messages.LEX_CHUNK
+LEX_COMMIT = _messages.LEX_COMMIT
+LEX_ABORT = _messages.LEX_ABORT
+LEX_SLOT = _messages.LEX_SLOT
+LEX_ADOPT = _messages.LEX_ADOPT
+FW_BEGIN = _messages.FW_BEGIN
+FW_CHUNK = _messages.FW_CHUNK
+FW_COMMIT = _messages.FW_COMMIT
+FW_ABORT = _messages.FW_ABORT
+REPLY = _messages.REPLY
+ERROR = _messages.ERROR
 
 # Rates to try for the WROOM's UART, fastest first: 921600 is the most every common
 # USB-UART bridge on those boards takes (CP2102: 921600; CH340, CH9102, FT231X: more).

@@ -24,10 +24,10 @@ _SCRIPT = """
 import sys
 sys.path[:0] = [%r, %r]
 from lexicon import LexiconError
-from lexicon.check import check
+from lexicon.reader import open_source
 from lexicon.sources import FileSource
 try:
-    lex = check(FileSource(%r))
+    lex = open_source(FileSource(%r), resident_bytes=0)
 except LexiconError as e:
     print("REFUSED", e.kind, e.args[0] if e.args else "")
 else:

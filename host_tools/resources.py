@@ -8,8 +8,9 @@ host_tools/firmware), an editable install or a checkout.  In a checkout the firm
 not inside host_tools/: there pyproject.toml's package-dir names its folder, the same
 table that lays out the wheel.  Nothing is looked up relative to the current folder.
 
-The firmware's pure modules (the link framing, the hall's messages) are used by the host
-as they are: `firmware_module("link/frame.py")` (host_tools/hall/wire.py for the hall's).
+The firmware's pure modules (the link's framing and message types, the hall's messages)
+are used by the host as they are: `firmware_module("link/frame.py")`,
+`firmware_module("link/messages.py")` (host_tools/hall/wire.py for the hall's).
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ def sim_file(name: str) -> Path:
 def firmware_module(relative: str):
     """A pure firmware module (no machine, no MicroPython-only names), loaded by its path
     in the firmware folder, which is the device's filesystem root rather than a host
-    package: one implementation on both ends (the link's framing)."""
+    package: one implementation on both ends (the link's framing and message types).
+    Such a module imports no other firmware module."""
     name = "tileclock_fw_" + relative[:-3].replace("/", "_")
     if name in sys.modules:
         return sys.modules[name]

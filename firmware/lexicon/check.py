@@ -23,9 +23,12 @@
 # room.  Pages come through the reader's cache.  Bounded time: at most the header's
 # word count of words, each at most the longest word long.
 #
-#   steps(lex, whole=None, ram=None)  a generator over an opened Lexicon
+#   steps(lex, whole=None, ram=None)  a generator over an opened lexicon.reader.Lexicon
 #                   (verify=False): yields (done, total); raises LexiconError
-#   check(source, cache_bytes=4096)   a Lexicon over a source, checked in full
+#
+# The arcs are decoded by the reader's own decoder (Lexicon.arc), the one lookups use: the
+# check walks exactly what a lookup reads.  A list checked in full at opening:
+# lexicon.reader.open_source(source) (Lexicon.verify runs steps()).
 
 from array import array
 
@@ -34,25 +37,11 @@ try:
 except ImportError:                 # CPython
     const = int
 
-from lexicon.reader import Lexicon, LexiconError
+from lexicon.format import K_NEXT, K_REL, K_SINK, MAX_JUMPS, damaged
 
 _RAM = const(65536)         # at most this much RAM for the nodes kept decoded,
 _RAM_SHARE = const(4)       # and at most a quarter of the free heap
 _STEP = const(4096)         # words between two progress reports
-_MAX_JUMPS = const(64)
-_MAX_COUNT = const(0x3FFFFFFF)      # word counts stay small integers on the chip
-_LOOSE = const(0x80)
-_LOOSE_BITS = const(6)
-_LOOSE_MAX = const(32)
-_NO_GROUP = const(0xFFFFFFFF)
-_K_SINK = const(0)
-_K_NEXT = const(1)
-_K_REL = const(2)
-_K_GROUP = const(3)
-
-
-def _damaged(detail):
-    return LexiconError("damaged", detail)
 
 
 class _Walk:
@@ -60,9 +49,9 @@ class _Walk:
 
     def __init__(self, lex, slots):
         self.lex = lex
-        (self.c1, self.y1, self.s1, self.lim2, self.off2, self.sym2, self.j2, self.groups,
-         self.page, self.pshift, self.bits, self.ntiles, self.align, self.prefix) = lex._t
+        self.ntiles = len(lex.tiles)
         self.arcs = 0               # arcs decoded (figures)
+        self.out = array("i", (0, 0, 0))   # one decoded arc: tile, flags, target
         self.slots = slots
         self.keys = array("i", [-1] * slots)
         self.count = bytearray(slots)
@@ -71,92 +60,14 @@ class _Walk:
         self.fin = bytearray(n)
         self.tgts = array("i", bytes(4 * n))
         self.seen = bytearray(32)
-        self.buf = None
-        self.base = -(1 << 30)     # no page in hand yet
-
-    # --- one arc ------------------------------------------------------------------
-
-    def _byte(self, at):
-        """The page holding logical byte `at` in self.buf; returns at's offset in it."""
-        o = at - self.base
-        if o < 0 or o >= self.page:
-            p = at >> self.pshift
-            self.buf = self.lex._fetch(p)
-            self.base = p << self.pshift
-            o = at - self.base
-        return o
 
     def arc(self, pos, state):
-        """Decode the arc at bit `pos` in previous-tile state `state`:
-        (symbol, flags, target or -1 for the sink, bit after the arc)."""
-        if pos >= self.bits:
-            raise _damaged("arc outside the body")
+        """The arc at bit `pos` in previous-tile state `state` (Lexicon.arc):
+        (tile, flags, target or -1 for the sink, bit after the arc)."""
         self.arcs += 1
-        o = self._byte(pos >> 3)
-        buf = self.buf
-        v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
-        w = (v >> (9 - (pos & 7))) & 0x7FFF
-        s1 = self.s1
-        c = self.c1[state]
-        y = self.y1[state]
-        first = 0
-        length = 0
-        while True:                 # a complete code (checked at opening): it ends
-            length += 1
-            cnt = s1[c]
-            x = (w >> (15 - length)) - first
-            if x < cnt:
-                break
-            c += 1
-            y += cnt
-            first = (first + cnt) << 1
-        sym = s1[y + x]
-        pos += length
-        o = (pos >> 3) - self.base          # the arc is whole in the slot (section 5)
-        w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
-        lim2 = self.lim2
-        j = self.j2
-        while w >= lim2[j]:
-            j += 1
-        x = ((w >> (14 - j)) + self.off2[j]) << 1
-        pos += j + 1
-        flags = self.sym2[x]
-        width = self.sym2[x + 1]
-        kind = flags >> 2
-        if kind == _K_SINK:
-            return sym, flags, -1, pos
-        if kind == _K_NEXT:
-            return sym, flags, pos, pos
-        nb = width - 1
-        value = 1
-        if width == _LOOSE:
-            o = (pos >> 3) - self.base
-            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-            if nb > _LOOSE_MAX:
-                raise _damaged("pointer too wide")
-            pos += _LOOSE_BITS
-            value = 0
-        while nb > 0:
-            take = 16 if nb > 16 else nb
-            o = (pos >> 3) - self.base
-            value = (value << take) | (((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
-                                        >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
-            pos += take
-            nb -= take
-        if width != _LOOSE:
-            value -= 1
-        if kind == _K_REL:
-            target = pos + value
-        elif kind == _K_GROUP:
-            g = self.groups[sym] if sym <= self.ntiles else _NO_GROUP
-            if g == _NO_GROUP:
-                raise _damaged("pointer into a missing group")
-            target = (g + value) << self.align
-        else:
-            target = value << self.align
-        if target >= self.bits:
-            raise _damaged("address outside the body")
-        return sym, flags, target, pos
+        out = self.out
+        pos = self.lex.arc(pos, state, out)
+        return out[0], out[1], out[2], pos
 
     # --- the nodes ------------------------------------------------------------------------
 
@@ -182,18 +93,18 @@ class _Walk:
             if sym == ntiles:
                 # a jump: only the very first symbol of a node (or of the node it
                 # continues in), FINAL and LAST clear, with a pointer
-                if state or jump >= 0 or flags & 3 or (flags >> 2) < _K_REL:
-                    raise _damaged("misplaced jump")
+                if state or jump >= 0 or flags & 3 or (flags >> 2) < K_REL:
+                    raise damaged("misplaced jump")
                 jump = target
                 continue
             if sym > ntiles or sym <= prev:
-                raise _damaged("tiles out of order")
+                raise damaged("tiles out of order")
             if seen[sym >> 3] & (1 << (sym & 7)):
-                raise _damaged("a tile twice in a node")
+                raise damaged("a tile twice in a node")
             seen[sym >> 3] |= 1 << (sym & 7)
             kind = flags >> 2
-            if (kind == _K_NEXT and not flags & 2) or (kind == _K_SINK and not flags & 1):
-                raise _damaged("arc kind")
+            if (kind == K_NEXT and not flags & 2) or (kind == K_SINK and not flags & 1):
+                raise damaged("arc kind")
             # insert in tile order (the arcs of the node jumped to come after)
             i = at + n
             while i > at and syms[i - 1] > sym:
@@ -211,8 +122,8 @@ class _Walk:
                 if jump < 0:
                     break
                 jumps += 1
-                if jumps > _MAX_JUMPS:
-                    raise _damaged("too many jumps")
+                if jumps > MAX_JUMPS:
+                    raise damaged("too many jumps")
                 pos = jump
                 jump = -1
                 state = 0
@@ -263,7 +174,7 @@ class _Walk:
             if fin[k]:
                 words += 1
                 if words > limit:
-                    raise _damaged("more words than the header says")
+                    raise damaged("more words than the header says")
                 if d + 1 < shortest:
                     shortest = d + 1
                 if d + 1 > longest_seen:
@@ -280,17 +191,17 @@ class _Walk:
             target = tgts[k]
             if target >= 0:
                 if d + 1 >= longest:
-                    raise _damaged("a path longer than the longest word")
+                    raise damaged("a path longer than the longest word")
                 d += 1
                 f_node[d] = target
                 f_next[d] = 0
         if (words, shortest, longest_seen) != (limit, lex.shortest, longest):
-            raise _damaged("the header's counts differ from the graph's (%d words, %d-%d)"
+            raise damaged("the header's counts differ from the graph's (%d words, %d-%d)"
                            % (words, shortest, longest_seen))
         want = bytearray(32)
         lex.source.read_at(56, want)
         if sha.digest() != want:
-            raise _damaged("the words differ from the header's SHA-256")
+            raise damaged("the words differ from the header's SHA-256")
 
     # --- the two-tile table ------------------------------------------------------------
 
@@ -327,13 +238,9 @@ def _prefix_table(walk):
         node = (first[t1] >> 1) - 1
         if node >= 0:
             walk.entries(node, row)
-        at = 4 * t1 * ntiles
         for t2 in range(ntiles):
-            o = walk._byte(at)
-            buf = walk.buf
-            if (buf[o] << 24 | buf[o + 1] << 16 | buf[o + 2] << 8 | buf[o + 3]) != row[t2]:
-                raise _damaged("two-tile table entry %d,%d differs from the graph" % (t1, t2))
-            at += 4
+            if walk.lex.entry(t1, t2) != row[t2]:
+                raise damaged("two-tile table entry %d,%d differs from the graph" % (t1, t2))
         yield t1
 
 
@@ -359,7 +266,7 @@ def steps(lex, whole=None, ram=None):
     yields (done, total) as it goes, total the pages plus the words the header gives;
     raises LexiconError("damaged") for what the device must not answer from.
     whole: see Lexicon.verify_steps; ram: see slots_for()."""
-    pages = lex._pages
+    pages = lex.pages
     words = lex.word_count
     total = pages + words
     for done, _ in lex.verify_steps(whole=whole):
@@ -371,28 +278,13 @@ def steps(lex, whole=None, ram=None):
             break
         except MemoryError:         # the heap had less room in one piece: fewer nodes
             if slots <= 4:
-                raise _damaged("not enough memory to check a list of %d tiles"
+                raise damaged("not enough memory to check a list of %d tiles"
                                % len(lex.tiles))
             slots //= 2
     for done in walk.run():
         yield (pages + done, total)
-    if lex._t[-1]:
+    if lex.two_tile:
         for _ in _prefix_table(walk):
             pass
     yield (total, total)
 
-
-def check(source, cache_bytes=4096):
-    """A Lexicon over `source` (lexicon.sources.FileSource, lexicon.partsource's
-    PartitionSource or anything with read_at(), size and exact), checked in full:
-    returned with verified_now set and its digest to record.  Raises LexiconError for
-    an image the device must not answer from; the source is closed then."""
-    lex = Lexicon(source, cache_bytes, verify=False)
-    try:
-        for _ in steps(lex):
-            pass
-    except BaseException as e:
-        lex.close()
-        raise e
-    lex.verified_now = True
-    return lex

@@ -1,7 +1,5 @@
 # Opening a word graph image: its header read and checked, the code tables and the
-# tile table decoded into what lexicon.reader's lookups use.  Apart from the reader so
-# that its code and messages are in RAM only while a list is opened (lexicon.reader
-# drops this module again).
+# tile table decoded into what lexicon.reader's lookups use (read_header).
 
 import binascii
 import struct
@@ -12,7 +10,8 @@ try:
 except ImportError:                 # CPython
     const = int
 
-from lexicon.reader import MAGIC, MAJOR, MAX_HEADER, LexiconError, _damaged
+from lexicon.format import (CHECK, K_ABS, K_REL, LOOSE, MAGIC, MAJOR, MAX_HEADER, LexiconError,
+                            damaged)
 
 _PREFIX_LEN = const(16)
 _TABLES_OFF = const(88)
@@ -20,11 +19,6 @@ _NO_ROOT = const(0xFFFFFFFF)
 _MAX_WIDTH = const(25)
 _MAX_CODE = const(15)
 _PREFIX_MAX_TILES = const(64)
-# the format's numbers the reader uses too (docs/wordlist-format.md)
-_CHECK = const(4)
-_LOOSE = const(0x80)
-_K_REL = const(2)
-_K_ABS = const(4)
 
 
 def _code_table(head, pos, counts_size, lim, off, limit):
@@ -35,7 +29,7 @@ def _code_table(head, pos, counts_size, lim, off, limit):
     m = head[pos]
     pos += 1
     if m < 1 or m > _MAX_CODE:
-        raise _damaged("code table")
+        raise damaged("code table")
     first = 0
     index = 0
     room = 1
@@ -47,14 +41,14 @@ def _code_table(head, pos, counts_size, lim, off, limit):
         pos += counts_size
         room = 2 * room - c
         if room < 0:
-            raise _damaged("code table")
+            raise damaged("code table")
         if lim is not None:
             lim.append((first + c) << (15 - length))
             off.append(limit + index - first)
         first = (first + c) << 1
         index += c
     if room:                # every window must decode: a complete code
-        raise _damaged("code table")
+        raise damaged("code table")
     return pos, index
 
 
@@ -103,64 +97,69 @@ def _case_pair(tile, lower):
 
 
 def read_header(lex):
-    """Read and check the header of lex.source; sets what lookups need on lex."""
+    """Read and check the header of lex.source (a lexicon.reader.Lexicon being opened);
+    sets the header's public fields on lex and returns what only the reader's lookups
+    use: (the decoding tables, the figures arcs, nodes, jumps and build date, the typed
+    forms of the tiles)."""
     src = lex.source
     prefix = bytearray(_PREFIX_LEN)
     lex.reads += 1
     if src.read_at(0, prefix) < _PREFIX_LEN:
-        raise _damaged("shorter than the fixed prefix")
+        raise damaged("shorter than the fixed prefix")
     if prefix[0:4] != MAGIC:
-        raise _damaged("not a word graph image")
+        raise damaged("not a word graph image")
     major, minor, hlen, boff, blen = struct.unpack_from("<BBHII", prefix, 4)
     if major != MAJOR:
         raise LexiconError("unsupported", "format %d.%d" % (major, minor))
     if hlen < _TABLES_OFF + 4 or hlen > MAX_HEADER or boff < hlen:
-        raise _damaged("header lengths")
+        raise damaged("header lengths")
     if boff + blen != src.size and src.exact:
-        raise _damaged("image is %d bytes, header says %d" % (src.size, boff + blen))
+        raise damaged("image is %d bytes, header says %d" % (src.size, boff + blen))
     if boff + blen > src.size:
-        raise _damaged("image runs past the partition")
+        raise damaged("image runs past the partition")
     head = bytearray(hlen)
     lex.reads += 1
     if src.read_at(0, head) < hlen:
-        raise _damaged("truncated header")
+        raise damaged("truncated header")
     (crc,) = struct.unpack_from("<I", head, hlen - 4)
     if binascii.crc32(memoryview(head)[:hlen - 4]) & 0xFFFFFFFF != crc:
-        raise _damaged("header CRC")
+        raise damaged("header CRC")
     (body_crc, lex.word_count, arcs, nodes, jumps, root, lex.shortest, lex.longest,
      ntiles, pshift, ashift, ncontexts,
      prefix) = struct.unpack_from("<IIIIIIBBBBBBB", head, 16)
     lex.body_crc = body_crc
     lex.format = (major, minor)
     # figures for header(), in one tuple (fewer attributes: less RAM)
-    lex._counts = (arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0])
+    counts = (arcs, nodes, jumps, struct.unpack_from("<Q", head, 48)[0])
     lex.digest = "%08x %d" % (crc, boff + blen)
     lex.body_offset = boff
     lex.body_len = blen
     if ntiles < 1 or pshift not in (7, 8, 10, 11, 12) or ashift > 8 or ncontexts < 1 or \
             prefix not in (0, 2) or (prefix and ntiles > _PREFIX_MAX_TILES):
-        raise _damaged("header sizes")
+        raise damaged("header sizes")
     page = 1 << pshift
-    if blen % (page + _CHECK):
-        raise _damaged("body is not whole pages")
-    lex._page = page
-    lex._pages = blen // (page + _CHECK)
-    bits = lex._pages * page * 8
+    if blen % (page + CHECK):
+        raise damaged("body is not whole pages")
+    lex.page_size = page
+    lex.pages = blen // (page + CHECK)
+    lex.two_tile = prefix != 0
+    bits = lex.pages * page * 8
     if bits >= 1 << 30:
-        raise _damaged("body too large")
+        raise damaged("body too large")
     if lex.word_count == 0:
-        raise _damaged("the list holds no words")
+        raise damaged("the list holds no words")
     lex.root = -1 if root == _NO_ROOT else root
     if lex.root >= bits or lex.root < 0:
-        raise _damaged("root")
+        raise damaged("root")
     try:
-        tables = _read_tables(lex, head, ntiles, ncontexts, hlen)
+        tables, alt = _read_tables(lex, head, ntiles, ncontexts, hlen)
     except IndexError:
-        raise _damaged("header tables")
-    # what lookup() needs, in one tuple (fewer attributes: less RAM)
+        raise damaged("header tables")
     if prefix and 32 * ntiles * ntiles > bits:
-        raise _damaged("two-tile table")
-    lex._t = tables + (page, pshift, bits, ntiles, ashift, prefix)
+        raise damaged("two-tile table")
+    # what the arcs' decoding needs, in one tuple (fewer attributes: less RAM)
+    return tables + (page, pshift, bits, ntiles, ashift), counts, alt
+
 
 def _read_tables(lex, head, ntiles, ncontexts, hlen):
     pos = _TABLES_OFF
@@ -177,7 +176,7 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
         pos, n = _code_table(head, pos, 1, None, None, 0)
         for i in range(n):
             if head[pos + i] > ntiles:
-                raise _damaged("tile code table")
+                raise damaged("tile code table")
         counts_at.append(len(s1))
         s1 += head[start + 1:start + 1 + m]
         syms_at.append(len(s1))
@@ -188,7 +187,7 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
     for state in range(ntiles + 1):
         c = ctxmap[state]
         if c >= ncontexts:
-            raise _damaged("context map")
+            raise damaged("context map")
         c1[state] = counts_at[c]
         y1[state] = syms_at[c]
     s1 = (c1, y1, bytes(s1))
@@ -199,9 +198,9 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
         flags = head[pos + 2 * i]
         width = head[pos + 2 * i + 1]
         kind = flags >> 2
-        if kind > _K_ABS or (kind >= _K_REL) != (1 <= width <= _MAX_WIDTH or width == _LOOSE) \
-                or (kind < _K_REL and width):
-            raise _damaged("flag code table")
+        if kind > K_ABS or (kind >= K_REL) != (1 <= width <= _MAX_WIDTH or width == LOOSE) \
+                or (kind < K_REL and width):
+            raise damaged("flag code table")
     j = 0
     while not lim[j]:           # the shortest flag code: decoding starts there
         j += 1
@@ -227,7 +226,7 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             lower = bytes(head[pos + 1:pos + 1 + n]).decode()
             pos += 1 + n
             if not _case_pair(tile, lower) or tile in tiles:
-                raise _damaged("tile table")
+                raise damaged("tile table")
             lower = lower.upper()
             tiles[i] = tile
             # The typed form this interpreter's upper() leaves (MicroPython
@@ -235,18 +234,17 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             alt[i] = "" if lower == tile else lower
             blank[i] = flags & 1
     except (IndexError, ValueError):
-        raise _damaged("header strings")
+        raise damaged("header strings")
     # the resident pages: a count, then the page numbers, most read first
     n = head[pos]
     if pos + 1 + 4 * n != hlen - 4:
-        raise _damaged("resident pages")
+        raise damaged("resident pages")
     resident = struct.unpack_from("<%dI" % n, head, pos + 1)
     for i in range(n):
-        if resident[i] >= lex._pages or resident[i] in resident[:i]:
-            raise _damaged("resident pages")
+        if resident[i] >= lex.pages or resident[i] in resident[:i]:
+            raise damaged("resident pages")
     lex.resident_pages = resident
     lex.language, lex.name, lex.version = strings
     lex.tiles = tiles
-    lex._alt = "\n".join(alt)     # one string: fewer objects in RAM
     lex.blank_only = blank
-    return s1 + s2 + (groups,)
+    return s1 + s2 + (groups,), "\n".join(alt)    # alt in one string: fewer objects in RAM

@@ -2,8 +2,8 @@
 # from flash.  Only the header's code tables and tile table live in RAM; the
 # body is read through a small cache of pages, beside the pages the header names
 # resident (the ones most lookups read), as many as the caller's RAM budget
-# allows: they are read and checked once, when the list is opened.  A cache slot holds one page, the
-# first 12 bytes of the next one and four zero bytes, which is exactly what the
+# allows: they are read and checked once, when the list is opened.  A cache slot
+# holds one page, the first 12 bytes of the next one and four zero bytes, which is exactly what the
 # page's check covers: every page is checked when it is read, so a damaged page
 # is reported, never answered from, and an arc that starts in a page is always
 # whole in its slot.  The check is a seed below 2**30 from which the CRC-32 of
@@ -17,7 +17,6 @@
 
 import binascii
 import os
-import struct
 from array import array
 
 try:
@@ -25,41 +24,19 @@ try:
 except ImportError:                 # CPython
     const = int
 
+from lexicon.format import (CHECK, K_GROUP, K_NEXT, K_REL, K_SINK, LOOSE, LOOSE_BITS,
+                            LOOSE_MAX, MAX_JUMPS, NO_GROUP, OVERHANG,
+                            LexiconError, damaged)
+from lexicon.opening import read_header
 from lexicon.sources import FileSource
 
 INVALID = 0
 VALID = 1
 TOO_LONG = 2        # longer than the list covers: the referee decides (TSO 1.2b)
 
-MAGIC = b"TCLX"
-MAJOR = 3
-MAX_HEADER = 4096   # the packer and the link refuse longer headers (one limit)
-_NO_GROUP = const(0xFFFFFFFF)
-_OVERHANG = const(12)
-_CHECK = const(4)
-_LOOSE = const(0x80)        # a pointer written with its width: _LOOSE_BITS, then the value
-_LOOSE_BITS = const(6)
-_LOOSE_MAX = const(32)
-_MAX_JUMPS = const(64)
 _HOT = const(1 << 26)       # cache stamps: recency below, "read more than once" on top
 _COLD_SLOTS = const(2)      # slots kept for pages read once
-# kinds of arcs (flags >> 2)
-_K_SINK = const(0)
-_K_NEXT = const(1)
-_K_REL = const(2)
-_K_GROUP = const(3)
-
-
-class LexiconError(Exception):
-    """kind: "missing" (no image), "damaged" (fails a check), "unsupported" (other major version)."""
-
-    def __init__(self, kind, detail=""):
-        super().__init__(kind + (": " + detail if detail else ""))
-        self.kind = kind
-
-
-def _damaged(detail):
-    return LexiconError("damaged", detail)
+_NO_PAGE = const(-0x100000)     # the arc cursor's base when no page is in hand
 
 
 class Lexicon:
@@ -76,17 +53,15 @@ class Lexicon:
     digest: str
     body_offset: int
     body_len: int
+    page_size: int          # bytes of a page, without its check
+    pages: int
+    two_tile: bool          # the body starts with the two-tile table
     root: int
     language: str
     name: str
     version: str
     tiles: list
     blank_only: bytearray
-    _counts: tuple
-    _page: int
-    _pages: int
-    _t: tuple
-    _alt: str
     resident_pages: tuple   # the pages the header names resident, most read first
 
     def __init__(self, source, cache_bytes=4096, verify=True, verified=None,
@@ -95,26 +70,24 @@ class Lexicon:
         first (-1: all of them)."""
         self.source = source
         self.reads = 0           # page reads from flash since opening (benchmarks)
-        from lazy import unload
-        from lexicon.opening import read_header
-
         try:
-            read_header(self)
+            self._t, self._counts, self._alt = read_header(self)
         except LexiconError as e:
             raise e
         except MemoryError as e:
             raise e
         except Exception as e:      # a header that passes its CRC yet does not parse
-            raise _damaged("header: %s" % type(e).__name__)
-        finally:
-            unload(("lexicon.opening",))
-        slot = self._page + _CHECK + _OVERHANG
+            raise damaged("header: %s" % type(e).__name__)
+        slot = self.page_size + CHECK + OVERHANG
         slots = max(1, cache_bytes // slot)
         self._bufs = [bytearray(slot) for _ in range(slots)]
         self._tags = [-1] * slots
         self._stamps = [0] * slots
         self._tick = 0
         self._resident = {}
+        self._buf = self._bufs[0]   # the arc cursor: the page in hand (see _byte)
+        self._base = _NO_PAGE
+        self._arc = array("i", (0, 0, 0))   # lookup()'s decoded arc (see arc)
         if verify and verified != self.digest:
             self.verify()       # through the cache, before any page is kept resident
             self.verified_now = True
@@ -130,14 +103,12 @@ class Lexicon:
     def verify(self):
         """The full check (lexicon/check.py): every page's check, the body CRC and the
         graph's structure against the header."""
-        from lazy import unload
-        from lexicon.check import steps
+        from lexicon.check import steps     # loaded when a list is installed
 
         try:
             for _ in steps(self):
                 pass
         finally:
-            unload(("lexicon.check",))
             self.drop_cache()
 
     def drop_cache(self):
@@ -147,6 +118,7 @@ class Lexicon:
             self._tags[i] = -1
             self._stamps[i] = 0
         self._tick = 0
+        self._base = _NO_PAGE
 
     def verify_steps(self, every=16, whole=None):
         """The checksums of the full check: CRC-32 of the whole body and every page's
@@ -155,8 +127,9 @@ class Lexicon:
         the CRC-32 of the whole image (header and body), for the link."""
         buf = self._bufs[0]
         self._tags[0] = -1
-        data = memoryview(buf)[:self._page]
-        check = bytearray(_CHECK)
+        self._base = _NO_PAGE
+        data = memoryview(buf)[:self.page_size]
+        check = bytearray(CHECK)
         crc = 0
         all_crc = 0
         if whole is not None:
@@ -164,11 +137,11 @@ class Lexicon:
             self.source.read_at(0, head)
             all_crc = binascii.crc32(head)
             head = None
-        pages = self._pages
+        pages = self.pages
         for page in range(pages):
             stored = self._load(page, buf)
             # the body CRC runs over the stored bytes: the page and its check
-            for i in range(_CHECK):
+            for i in range(CHECK):
                 check[i] = (stored >> (8 * i)) & 0xFF
             crc = binascii.crc32(check, binascii.crc32(data, crc))
             if whole is not None:
@@ -176,7 +149,7 @@ class Lexicon:
             if (page + 1) % every == 0:
                 yield (page + 1, pages)
         if crc & 0xFFFFFFFF != self.body_crc:
-            raise _damaged("body CRC")
+            raise damaged("body CRC")
         if whole is not None:
             whole[0] = all_crc & 0xFFFFFFFF
         yield (pages, pages)
@@ -189,25 +162,25 @@ class Lexicon:
     def _load(self, page, buf):
         """Read a page into buf and check it (docs/wordlist-format.md, section 5):
         the 4 check bytes follow the page: a seed below 2**30 from which the CRC-32
-        of the page, the first _OVERHANG bytes of the next page (zeros after the last
+        of the page, the first OVERHANG bytes of the next page (zeros after the last
         one) and four zero bytes comes out below 4.  The slot holds exactly those
         bytes once the check is taken out.  Returns the seed."""
-        size = self._page
-        n = self.source.read_at(self.body_offset + page * (size + _CHECK), buf)
+        size = self.page_size
+        n = self.source.read_at(self.body_offset + page * (size + CHECK), buf)
         self.reads += 1
-        if n < size + _CHECK:
-            raise _damaged("truncated body")
+        if n < size + CHECK:
+            raise damaged("truncated body")
         if buf[size + 3] >= 64:
-            raise _damaged("page %d fails its check" % page)
+            raise damaged("page %d fails its check" % page)
         seed = buf[size] | buf[size + 1] << 8 | buf[size + 2] << 16 | buf[size + 3] << 24
-        last = page == self._pages - 1
-        for i in range(_OVERHANG):
-            j = size + _CHECK + i
+        last = page == self.pages - 1
+        for i in range(OVERHANG):
+            j = size + CHECK + i
             buf[size + i] = 0 if last or j >= n else buf[j]
-        for i in range(size + _OVERHANG, size + _OVERHANG + _CHECK):
+        for i in range(size + OVERHANG, size + OVERHANG + CHECK):
             buf[i] = 0
         if binascii.crc32(buf, seed) >= 4:
-            raise _damaged("page %d fails its check" % page)
+            raise damaged("page %d fails its check" % page)
         return seed
 
     def _fetch(self, page):
@@ -239,10 +212,12 @@ class Lexicon:
                     stamps[oldest] &= ~_HOT     # the oldest hot page cools down
             stamps[slot] = tick | _HOT
         else:
-            if (page + 1) * (self._page + _CHECK) > self.body_len:
+            if (page + 1) * (self.page_size + CHECK) > self.body_len:
                 raise self._fail("arc outside the body")
             slot = stamps.index(min(stamps))    # the oldest cold page, else the oldest
             tags[slot] = -1
+            if self._bufs[slot] is self._buf:
+                self._base = _NO_PAGE           # the arc cursor's page goes
             try:
                 self._load(page, self._bufs[slot])
             except LexiconError as e:
@@ -252,6 +227,19 @@ class Lexicon:
             stamps[slot] = tick
         return self._bufs[slot]
 
+    def _byte(self, at):
+        """Put the page holding byte `at` of the body in hand (self._buf, which begins
+        at byte self._base); returns at's offset in it.  Every page the graph's
+        decoding reads comes through here; _fetch forgets the page in hand when it
+        reuses its slot, and verify_steps when it reads through slot 0."""
+        o = at - self._base
+        if o < 0 or o >= self.page_size:
+            p = at >> self._t[9]
+            self._buf = self._fetch(p)
+            self._base = p << self._t[9]
+            o = at - self._base
+        return o
+
     def _report_damage(self):
         # The next start must check the whole image again.
         if self.record is not None:
@@ -260,7 +248,135 @@ class Lexicon:
 
     def _fail(self, detail):
         self._report_damage()
-        return _damaged(detail)
+        return damaged(detail)
+
+    # --- the graph ----------------------------------------------------------------
+
+    def arc(self, pos, state, out, want=-1):
+        """Decode the arc at bit `pos` of the body (docs/wordlist-format.md, section 4),
+        `state` the previous tile's context (0 at the start of a node, else that tile
+        + 1): out[0] becomes its tile (the tile count for a jump), out[1] its flags
+        (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink).  Returns
+        the bit after the arc.  With want >= 0 (a lookup's tile) the arcs of lower
+        tiles before the node's LAST are passed by, and the arc decoded is the first
+        jump, arc of tile `want` or above, or LAST arc; its target is read only for a
+        jump or the tile `want`.  The one decoder of arcs: lookup() and the full check
+        (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates nothing."""
+        c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, ntiles, align = self._t
+        while True:
+            if pos >= bits:
+                raise self._fail("arc outside the body")
+            o = (pos >> 3) - self._base
+            if o < 0 or o >= page:
+                o = self._byte(pos >> 3)
+            buf = self._buf                 # the arc is whole in the slot (section 5)
+            # S1: the tile, or a jump, in the context of the previous tile
+            v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
+            r = 9 - (pos & 7)               # v holds 15 + r bits from pos on
+            w = (v >> r) & 0x7FFF
+            c = c1[state]
+            y = y1[state]
+            first = 0
+            length = 0
+            while True:                     # a complete code (checked at opening): it ends
+                length += 1
+                cnt = s1[c]
+                x = (w >> (15 - length)) - first
+                if x < cnt:
+                    break
+                c += 1
+                y += cnt
+                first = (first + cnt) << 1
+            sym = s1[y + x]
+            pos += length
+            # S2: flags, kind and pointer width (from the same bytes if they hold it)
+            if length <= r:
+                w = (v >> (r - length)) & 0x7FFF
+            else:
+                o = (pos >> 3) - self._base
+                w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
+            j = j2
+            while w >= lim2[j]:
+                j += 1
+            x = ((w >> (14 - j)) + off2[j]) << 1
+            pos += j + 1
+            flags = sym2[x]
+            width = sym2[x + 1]
+            if sym == ntiles:
+                if state:
+                    raise self._fail("misplaced jump")
+                break
+            if want < 0 or sym == want:
+                break
+            if width:                       # the pointer passed by
+                if width == LOOSE:
+                    o = (pos >> 3) - self._base
+                    nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                    if nb > LOOSE_MAX:
+                        raise self._fail("pointer too wide")
+                    pos += LOOSE_BITS + nb
+                else:
+                    pos += width - 1
+            if sym > want or flags & 2:
+                out[0] = sym
+                out[1] = flags
+                return pos
+            state = sym + 1
+        out[0] = sym
+        out[1] = flags
+        kind = flags >> 2
+        if kind == K_SINK:
+            out[2] = -1
+            return pos
+        if kind == K_NEXT:
+            out[2] = pos
+            return pos
+        # the pointer: width - 1 bits below an implicit leading 1
+        nb = width - 1
+        value = 1
+        if width == LOOSE:              # rare: a padded pointer gives its width
+            o = (pos >> 3) - self._base
+            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+            if nb > LOOSE_MAX:
+                raise self._fail("pointer too wide")
+            pos += LOOSE_BITS
+            value = 0
+        while nb > 0:
+            take = 16 if nb > 16 else nb
+            o = (pos >> 3) - self._base
+            value = (value << take) | (((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
+                                        >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
+            pos += take
+            nb -= take
+        if width != LOOSE:
+            value -= 1
+        if kind == K_REL:
+            target = pos + value
+        elif kind == K_GROUP:
+            g = groups[sym] if sym <= ntiles else NO_GROUP
+            if g == NO_GROUP:
+                raise self._fail("pointer into a missing group")
+            target = (g + value) << align
+        else:
+            target = value << align
+        if target >= bits:
+            raise self._fail("address outside the body")
+        out[2] = target
+        return pos
+
+    def entry(self, t, u):
+        """The two-tile table's entry for tiles t, u (docs/wordlist-format.md, section
+        4): (node after them + 1) << 1 | FINAL, 0 if no word starts so; -1 for a tile
+        outside the table."""
+        ntiles = self._t[11]
+        if t >= ntiles or u >= ntiles:
+            return -1
+        o = self._byte((t * ntiles + u) << 2)
+        buf = self._buf
+        v = buf[o] << 24 | buf[o + 1] << 16 | buf[o + 2] << 8 | buf[o + 3]
+        if (v >> 1) > self._t[10]:
+            raise self._fail("two-tile table points outside the body")
+        return v
 
     # --- lookups ----------------------------------------------------------------
 
@@ -275,145 +391,47 @@ class Lexicon:
             return TOO_LONG
         if n < self.shortest:
             return INVALID
-        c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, jump_sym, align, \
-            prefix = self._t
-        buf = self._bufs[0]
-        base = -page - 1            # no page in hand yet
+        jump_sym = self._t[11]          # a jump's symbol: the tile count
+        arc = self._arc
         final = 0
         node = self.root
         k = 0
-        if prefix and n >= 2:
+        if self.two_tile and n >= 2:
             # the two-tile table at the start of the body: node after two tiles
-            t = word[0]
-            u = word[1]
-            if t >= jump_sym or u >= jump_sym:
-                return INVALID
-            at = (t * jump_sym + u) << 2
-            p = at >> pshift
-            buf = self._fetch(p)
-            base = p << pshift
-            o = at - base
-            v = buf[o] << 24 | buf[o + 1] << 16 | buf[o + 2] << 8 | buf[o + 3]
-            if not v:
+            v = self.entry(word[0], word[1])
+            if v <= 0:
                 return INVALID
             final = v & 1
             node = (v >> 1) - 1
-            if node >= bits:
-                raise self._fail("two-tile table points outside the body")
             k = 2
         while k < n:
             t = word[k]
             if node < 0:
                 return INVALID          # the sink: nothing follows
             pos = node
-            state = 0
             jump = -1
             jumps = 0
             while True:
-                o = (pos >> 3) - base
-                if o < 0 or o >= page:
-                    p = pos >> (3 + pshift)
-                    buf = self._fetch(p)
-                    base = p << pshift
-                    o = (pos >> 3) - base
-                # S1: the tile, or a jump, in the context of the previous tile
-                v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
-                r = 9 - (pos & 7)        # v holds 15 + r bits from pos on
-                w = (v >> r) & 0x7FFF
-                c = c1[state]
-                y = y1[state]
-                first = 0
-                length = 0
-                while True:             # canonical code, one length at a time
-                    length += 1
-                    cnt = s1[c]
-                    x = (w >> (15 - length)) - first
-                    if x < cnt:
-                        break
-                    c += 1
-                    y += cnt
-                    first = (first + cnt) << 1
-                sym = s1[y + x]
-                pos += length
-                # S2: flags, kind and pointer width (from the same bytes if they hold it)
-                if length <= r:
-                    w = (v >> (r - length)) & 0x7FFF
-                else:
-                    o = (pos >> 3) - base
-                    w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
-                j = j2
-                while w >= lim2[j]:
-                    j += 1
-                x = ((w >> (14 - j)) + off2[j]) << 1
-                pos += j + 1
-                flags = sym2[x]
-                width = sym2[x + 1]
-                if sym == t or sym == jump_sym:
-                    kind = flags >> 2
-                    if kind == _K_SINK:
-                        target = -1
-                    elif kind == _K_NEXT:
-                        target = pos
-                    else:
-                        # the pointer: width - 1 bits below an implicit leading 1
-                        nb = width - 1
-                        value = 1
-                        if width == _LOOSE:      # rare: a padded pointer gives its width
-                            o = (pos >> 3) - base
-                            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-                            if nb > _LOOSE_MAX:
-                                raise self._fail("pointer too wide")
-                            pos += _LOOSE_BITS
-                            value = 0
-                        while nb > 0:
-                            take = 16 if nb > 16 else nb
-                            o = (pos >> 3) - base
-                            value = (value << take) | ((
-                                (buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
-                                >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
-                            pos += take
-                            nb -= take
-                        if width != _LOOSE:
-                            value -= 1
-                        if kind == _K_REL:
-                            target = pos + value
-                        elif kind == _K_GROUP:
-                            g = groups[sym]
-                            if g == _NO_GROUP:
-                                raise self._fail("pointer into a missing group")
-                            target = (g + value) << align
-                        else:
-                            target = value << align
-                        if target >= bits:
-                            raise self._fail("address outside the body")
-                    if sym == jump_sym:
-                        if state or jump >= 0 or kind < _K_REL:
-                            raise self._fail("misplaced jump")
-                        jump = target
-                        continue
-                    final = flags & 1
-                    node = target
-                    break
-                if sym > t or flags & 2:        # passed the tile, or the LAST arc
-                    if jump < 0:
-                        return INVALID
-                    jumps += 1
-                    if jumps > _MAX_JUMPS:
-                        raise self._fail("too many jumps")
-                    pos = jump
-                    jump = -1
-                    state = 0
+                pos = self.arc(pos, 0, arc, t)     # the arcs of lower tiles passed by
+                sym = arc[0]
+                flags = arc[1]
+                if sym == jump_sym:
+                    if jump >= 0 or (flags >> 2) < K_REL:
+                        raise self._fail("misplaced jump")
+                    jump = arc[2]
                     continue
-                if width:
-                    if width == _LOOSE:
-                        o = (pos >> 3) - base
-                        nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-                        if nb > _LOOSE_MAX:
-                            raise self._fail("pointer too wide")
-                        pos += _LOOSE_BITS + nb
-                    else:
-                        pos += width - 1
-                state = sym + 1
+                if sym == t:
+                    final = flags & 1
+                    node = arc[2]
+                    break
+                # passed the tile, or the LAST arc: on in the node jumped to, if any
+                if jump < 0:
+                    return INVALID
+                jumps += 1
+                if jumps > MAX_JUMPS:
+                    raise self._fail("too many jumps")
+                pos = jump
+                jump = -1
             k += 1
         return VALID if final else INVALID
 
@@ -496,10 +514,14 @@ def open_file(path, cache_bytes=4096, verify=True, verified=None, record=None,
         source = FileSource(path)
     except OSError:
         raise LexiconError("missing", path)
-    return _open(source, cache_bytes, verify, verified, record, resident_bytes)
+    return open_source(source, cache_bytes, verify, verified, record, resident_bytes)
 
 
-def _open(source, cache_bytes, verify, verified, record, resident_bytes):
+def open_source(source, cache_bytes=4096, verify=True, verified=None, record=None,
+                resident_bytes=-1):
+    """The image a source reads (lexicon.sources.FileSource, lexicon.partsource's
+    PartitionSource or anything with read_at(), size and exact); the arguments as for
+    open_file.  The source is closed if the image is refused."""
     if record is not None:
         verified = read_record(record)
     try:
@@ -525,5 +547,5 @@ def open_partition(partition, cache_bytes=4096, verify=True, verified=None, reco
     resident_bytes as for open_file."""
     from lexicon.partsource import PartitionSource
 
-    return _open(PartitionSource(partition), cache_bytes, verify, verified, record,
-                 resident_bytes)
+    return open_source(PartitionSource(partition), cache_bytes, verify, verified, record,
+                       resident_bytes)

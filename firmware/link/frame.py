@@ -21,11 +21,10 @@ MAX_RAW = 2 * (HEAD + MAX_PAYLOAD + 4)
 
 _FLAG_B = b"\x7e"
 _ESC_B = b"\x7d"
-ERROR = 0x7F         # the type of an error reply (docs/link-protocol.md)
 
 
 def error_payload(code, msg):
-    """An ERROR frame's payload: {"code": ..., "msg": ...} as JSON."""
+    """An error reply's payload (type messages.ERROR): {"code": ..., "msg": ...} as JSON."""
     import json
 
     return json.dumps({"code": code, "msg": msg}).encode()

@@ -12,15 +12,11 @@
 
 from micropython import const
 import binascii
-import json
 import os
 
-from link.handler import LinkError, _load, _pack_u32, _u32, _unrotate
-
-FW_BEGIN = 0x20
-FW_CHUNK = 0x21
-FW_COMMIT = 0x22
-FW_ABORT = 0x23
+from link.common import (LinkError, chunk_data, dump_json, free_bytes, load_json, pack_u32,
+                         reply)
+from link.messages import FW_ABORT, FW_BEGIN, FW_CHUNK, FW_COMMIT
 
 FW_DIR = "fw"
 SLOT_FILE = "fw/slot"
@@ -137,14 +133,6 @@ def _crc_file(path):
     return size, crc & 0xFFFFFFFF
 
 
-def _free_bytes():
-    try:
-        st = os.statvfs(".")
-        return st[0] * st[4]
-    except Exception:
-        return None
-
-
 def _restart_soon():
     # Leave time for the reply to go out; the runtime saves a game after every
     # event, so the restart recovers one that was forced through.
@@ -174,16 +162,11 @@ class Update:
         return "%s/%s/%s" % (FW_DIR, self.slot, self.files[i][0])
 
 
-def _refuse_during_game(handler, force):
-    if not force and handler.services.game_in_progress():
-        raise LinkError("E_GAME", "a game is in progress (use force to override)")
-
-
 def _begin(handler, payload):
-    obj = _load(payload)
+    obj = load_json(payload)
     files = _manifest(obj)
     force = bool(obj.get("force"))
-    _refuse_during_game(handler, force)
+    handler.refuse_during_game(force)
     current = current_slot()
     if current is None:
         raise LinkError("E_LAYOUT", "this clock's firmware is not in a filesystem slot "
@@ -197,7 +180,7 @@ def _begin(handler, payload):
         _remove_tree(target)        # what an earlier, unfinished update left
     except OSError as e:
         raise LinkError("E_WRITE", "emptying slot %s failed: %s" % (slot, e))
-    free = _free_bytes()
+    free = free_bytes()
     if free is not None and total + 16 * 4096 > free:   # + room for LittleFS metadata
         raise LinkError("E_SPACE", "firmware of %d bytes, %d free" % (total, free))
     try:
@@ -214,31 +197,24 @@ def _begin(handler, payload):
     version = obj.get("version")
     handler.firmware_update = Update(files, slot, version if isinstance(version, str) else "",
                                      force)
-    return handler._reply(FW_BEGIN, json.dumps({"slot": slot, "from": current,
-                                                "chunk": handler.chunk}).encode())
+    return reply(FW_BEGIN, dump_json({"slot": slot, "from": current, "chunk": handler.chunk}))
 
 
 def _chunk(handler, payload):
-    u = getattr(handler, "firmware_update", None)
+    u = handler.firmware_update
     if u is None:
         raise LinkError("E_STATE", "no firmware transfer in progress (send FW_BEGIN)")
     if len(payload) < 11:
         raise LinkError("E_ARG", "chunk too short")
-    _refuse_during_game(handler, u.force)
+    handler.refuse_during_game(u.force)
     index = payload[0] | (payload[1] << 8)
-    offset = _u32(payload, 2)
-    ccrc = _u32(payload, 6)
     if index >= len(u.files):
         raise LinkError("E_ARG", "no file %d" % index)
-    data = _unrotate(payload, 11, payload[10])
+    offset, data = chunk_data(payload, 2, handler.chunk)
     n = len(data)
-    if n > handler.chunk:
-        raise LinkError("E_ARG", "chunk of %d bytes, at most %d" % (n, handler.chunk))
-    if binascii.crc32(data) & 0xFFFFFFFF != ccrc:
-        raise LinkError("E_CHUNK", "chunk checksum mismatch at %d" % offset)
     have = u.have[index]
     if offset != have or n == 0:
-        return handler._reply(FW_CHUNK, _pack_u32(have))     # a repeat or a gap
+        return reply(FW_CHUNK, pack_u32(have))     # a repeat or a gap
     if offset + n > u.files[index][1]:
         raise LinkError("E_ARG", "chunk ends past the file's size")
     try:
@@ -248,12 +224,12 @@ def _chunk(handler, payload):
         raise LinkError("E_WRITE", "writing %s failed: %s" % (u.files[index][0], e))
     u.have[index] = have + n
     u.run[index] = binascii.crc32(data, u.run[index]) & 0xFFFFFFFF
-    return handler._reply(FW_CHUNK, _pack_u32(u.have[index]))
+    return reply(FW_CHUNK, pack_u32(u.have[index]))
 
 
 def _commit(handler, payload):
-    obj = _load(payload)
-    u = getattr(handler, "firmware_update", None)
+    obj = load_json(payload)
+    u = handler.firmware_update
     if u is None:
         raise LinkError("E_STATE", "no firmware transfer in progress")
     if _manifest(obj) != u.files:
@@ -262,7 +238,7 @@ def _commit(handler, payload):
         if u.have[i] != u.files[i][1]:
             raise LinkError("E_STATE", "incomplete: %s has %d of %d bytes"
                             % (u.files[i][0], u.have[i], u.files[i][1]))
-    _refuse_during_game(handler, u.force or bool(obj.get("force")))
+    handler.refuse_during_game(u.force or bool(obj.get("force")))
     # Read every file back from the filesystem: what counts is what a restart loads.
     for i in range(len(u.files)):
         path, size, crc = u.files[i]
@@ -289,10 +265,10 @@ def _commit(handler, payload):
         raise LinkError("E_WRITE", "switching to slot %s failed: %s" % (u.slot, e))
     handler.firmware_update = None
     restart = obj.get("restart", True) is not False
-    reply = {"ok": True, "slot": u.slot, "version": u.version, "restart": restart}
+    done = {"ok": True, "slot": u.slot, "version": u.version, "restart": restart}
     if restart:
         _restart_soon()
-    yield handler._reply(FW_COMMIT, json.dumps(reply).encode())
+    yield reply(FW_COMMIT, dump_json(done))
 
 
 def handle(handler, kind, payload):
@@ -302,6 +278,6 @@ def handle(handler, kind, payload):
     if kind == FW_CHUNK:
         return _chunk(handler, payload)
     if kind == FW_COMMIT:
-        return handler._guard(_commit(handler, payload))
+        return handler.guard(_commit(handler, payload))
     handler.firmware_update = None
-    return handler._reply(FW_ABORT, b'{"ok": true}')
+    return reply(FW_ABORT, b'{"ok": true}')

@@ -8,7 +8,9 @@
 from micropython import const
 import os
 
-from lexicon.reader import MAX_HEADER, Lexicon, LexiconError  # noqa: F401 (the one limit)
+from lexicon.check import steps
+from lexicon.format import MAX_HEADER, LexiconError  # noqa: F401 (the one limit)
+from lexicon.reader import Lexicon
 from lexicon.sources import FileSource
 
 _BLOCK = const(4096)
@@ -114,9 +116,6 @@ def verify_partition_steps(part, whole_crc, whole_size):
 
 
 def _verify(lex, size, whole_crc):
-    from lazy import unload
-    from lexicon.check import steps
-
     whole = [0]
     try:
         for item in steps(lex, whole=whole):
@@ -127,7 +126,6 @@ def _verify(lex, size, whole_crc):
         raise ImageError("not enough memory to check the list")
     finally:
         lex.close()
-        unload(("lexicon.check",), False)
     if whole_crc is not None and whole[0] != whole_crc:
         raise ImageError("image CRC differs from the announced one")
     yield _header(lex, size)

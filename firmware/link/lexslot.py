@@ -11,47 +11,38 @@
 #   ended: without force the switch is refused while a game is on; with force the
 #   list is switched and the game goes on, its next challenges judged by the new list.
 
-from lexicon.reader import forget_record, write_record
 from lexicon import slots
+from lexicon.reader import forget_record, write_record
+from link import imagecheck
+from link.common import VERIFIED, LinkError, dump_json, int_field, load_json, reply
+from link.messages import LEX_ADOPT, LEX_SLOT
 
-LEX_SLOT = 0x14
-LEX_ADOPT = 0x15
-# The file lexicon.dawg's full-check record (link.handler.VERIFIED, app.VERIFIED):
-# one record for whichever list is in use, its digest naming the image.
-VERIFIED = "lexicon.ok"
+# VERIFIED: one record of the full check for whichever list is in use, its digest naming
+# the image.
 _NO_SLOTS = ("this clock's partition table has no word list partitions (%s): "
              "reflash it with clockctl flash" % ", ".join(slots.LABELS))
 
 
 def handle(handler, kind, payload):
-    from link.handler import LinkError, _load
-
-    obj = _load(payload)
+    """The reply to LEX_SLOT (a tuple) or LEX_ADOPT (a generator) for `handler`
+    (link/handler.py's LinkHandler)."""
+    obj = load_json(payload)
     if kind == LEX_SLOT:
         label = slots.free_slot()
         part = slots.partition(label)
         if part is None:
             raise LinkError("E_SLOT", _NO_SLOTS)
         _, _, offset, size, _, _ = part.info()
-        return handler._reply(kind, _json({"write": {"label": label, "offset": offset,
-                                                     "size": size},
-                                           "active": slots.selected()}))
-    return handler._guard(_adopt(handler, obj))
-
-
-def _json(obj):
-    import json
-
-    return json.dumps(obj).encode()
+        return reply(kind, dump_json({"write": {"label": label, "offset": offset,
+                                                "size": size},
+                                      "active": slots.selected()}))
+    return handler.guard(_adopt(handler, obj))
 
 
 def _adopt(handler, obj):
-    from link import imagecheck
-    from link.handler import LinkError, _int
-
     label = obj.get("slot")
-    size = _int(obj, "size", 1)
-    crc = _int(obj, "crc")
+    size = int_field(obj, "size", 1)
+    crc = int_field(obj, "crc")
     force = obj.get("force") is True
     if label not in slots.LABELS:
         raise LinkError("E_ARG", "bad or missing 'slot'")
@@ -59,30 +50,24 @@ def _adopt(handler, obj):
         info = handler.lexicon_info()
         if info and info["size"] == size and handler.last_adopt == (label, size, crc):
             # the reply to an earlier adopt was lost: it is done already
-            yield handler._reply(LEX_ADOPT, _json({"ok": True, "lexicon": info}))
+            yield reply(LEX_ADOPT, dump_json({"ok": True, "lexicon": info}))
             return
         raise LinkError("E_SLOT", "%s holds the list in use: write the other partition"
                         % label)
     part = slots.partition(label)
     if part is None:
         raise LinkError("E_SLOT", _NO_SLOTS)
-    handler._refuse_during_game(force)
-    hdr = None
+    handler.refuse_during_game(force)
     try:
-        for item in imagecheck.verify_partition_steps(part, crc, size):
-            if isinstance(item, tuple):
-                handler.progress = ("verify", item[0], item[1])
-                yield None
-            else:
-                hdr = item
+        hdr = yield from handler.checking(imagecheck.verify_partition_steps(part, crc, size))
     except imagecheck.ImageError as e:
         handler.progress = ("failed", 0, 0)
         raise LinkError("E_VERIFY", "the image in %s is refused: %s; the list in use "
                         "stays" % (label, e))
     # The game may have started while the image was being checked.
-    handler._refuse_during_game(force)
-    if handler.push_slot() == label:
-        handler.abort()         # an unfinished push-lexicon into this partition ends here
+    handler.refuse_during_game(force)
+    if handler.upload.slot() == label:
+        handler.upload.abort()         # an unfinished push-lexicon into this partition ends here
     release = getattr(handler.services, "release_lexicon", None)
     if release:
         release()
@@ -96,4 +81,4 @@ def _adopt(handler, obj):
     handler.last_adopt = (label, size, crc)
     handler.progress = ("done", size, size)
     handler.lexicon_changed_now()
-    yield handler._reply(LEX_ADOPT, _json({"ok": True, "lexicon": handler.lexicon_info()}))
+    yield reply(LEX_ADOPT, dump_json({"ok": True, "lexicon": handler.lexicon_info()}))

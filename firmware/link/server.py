@@ -31,13 +31,12 @@ from micropython import const
 import asyncio
 
 from link import frame
-from link.frame import ERROR, error_payload
+from link.frame import error_payload
+from link.messages import BAUD, ERROR, REPLY
 from timebase import ticks_clamp, ticks_diff
 
 IDLE_MS = 10
 _READ_MAX = const(256)
-BAUD = 0x05
-_BAUD_REPLY = const(0x85)
 BOOT_BAUD = 115200
 BAUDS = (115200, 230400, 460800, 921600, 1500000, 2000000)
 _PROBATION_MS = const(2000)
@@ -325,7 +324,7 @@ class Server:
                 "E_ARG", "baud rate %d not offered; the device takes %s"
                 % (baud, ", ".join(str(b) for b in BAUDS) if self.set_baud else "none"))))
             return
-        self.write(frame.encode(_BAUD_REPLY, seq, json.dumps(
+        self.write(frame.encode(BAUD | REPLY, seq, json.dumps(
             {"ok": True, "baud": baud, "probation_ms": _PROBATION_MS}).encode()))
         self._switch(baud)
         if self.clock is not None and baud != BOOT_BAUD:

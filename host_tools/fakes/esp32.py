@@ -14,28 +14,23 @@ HEAP_EXEC = 1
 WAKEUP_ALL_LOW = False
 WAKEUP_ANY_HIGH = True
 
-# ESP-IDF error codes, raised as OSError(-code, name) like the port does (the port
-# does not export them: private names here).
-_ESP_ERR_INVALID_ARG = 0x102
-_ESP_ERR_INVALID_SIZE = 0x104
-_ESP_ERR_NVS_NOT_FOUND = 0x1102
-_ESP_ERR_NVS_TYPE_MISMATCH = 0x1103
-_ESP_ERR_NVS_INVALID_NAME = 0x1106
-_ESP_ERR_NVS_KEY_TOO_LONG = 0x1109
-_ESP_ERR_NVS_INVALID_LENGTH = 0x110C
-_ERR_NAMES = {
-    _ESP_ERR_INVALID_ARG: "ESP_ERR_INVALID_ARG",
-    _ESP_ERR_INVALID_SIZE: "ESP_ERR_INVALID_SIZE",
-    _ESP_ERR_NVS_NOT_FOUND: "ESP_ERR_NVS_NOT_FOUND",
-    _ESP_ERR_NVS_TYPE_MISMATCH: "ESP_ERR_NVS_TYPE_MISMATCH",
-    _ESP_ERR_NVS_INVALID_NAME: "ESP_ERR_NVS_INVALID_NAME",
-    _ESP_ERR_NVS_KEY_TOO_LONG: "ESP_ERR_NVS_KEY_TOO_LONG",
-    _ESP_ERR_NVS_INVALID_LENGTH: "ESP_ERR_NVS_INVALID_LENGTH",
+# ESP-IDF error codes by name, raised as OSError(-code, name) as the port raises them
+# (sim_esp_error; the port exports no such names: the table is private, the function a
+# sim_ name for the flash's fake, esp32_flash.py).
+_ESP_ERRORS = {
+    "ESP_ERR_INVALID_ARG": 0x102,
+    "ESP_ERR_INVALID_SIZE": 0x104,
+    "ESP_ERR_NVS_NOT_FOUND": 0x1102,
+    "ESP_ERR_NVS_TYPE_MISMATCH": 0x1103,
+    "ESP_ERR_NVS_INVALID_NAME": 0x1106,
+    "ESP_ERR_NVS_KEY_TOO_LONG": 0x1109,
+    "ESP_ERR_NVS_INVALID_LENGTH": 0x110C,
 }
 
 
-def _esp_err(code):
-    return OSError(-code, _ERR_NAMES.get(code, "ESP_FAIL"))
+def sim_esp_error(name):
+    """The OSError the port raises for the ESP-IDF error `name` ("ESP_ERR_INVALID_SIZE")."""
+    return OSError(-_ESP_ERRORS[name], name)
 
 
 def raw_temperature():
@@ -89,14 +84,14 @@ def sim_nvs_forget():
 class NVS:
     def __init__(self, namespace):
         if not isinstance(namespace, str) or not 0 < len(namespace) <= _NVS_KEY_MAX:
-            raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
+            raise sim_esp_error("ESP_ERR_NVS_INVALID_NAME")
         self._ns = namespace
 
     def _check_key(self, key):
         if len(key) > _NVS_KEY_MAX:
-            raise _esp_err(_ESP_ERR_NVS_KEY_TOO_LONG)
+            raise sim_esp_error("ESP_ERR_NVS_KEY_TOO_LONG")
         if not key:
-            raise _esp_err(_ESP_ERR_NVS_INVALID_NAME)
+            raise sim_esp_error("ESP_ERR_NVS_INVALID_NAME")
 
     def _open(self, key, kind):
         """The entry's file, positioned at its value, and the value's length."""
@@ -106,10 +101,10 @@ class NVS:
             size = os.stat(path)[6] - 1
             f = open(path, "rb")
         except OSError:
-            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND) from None
+            raise sim_esp_error("ESP_ERR_NVS_NOT_FOUND") from None
         if f.read(1) != kind:
             f.close()
-            raise _esp_err(_ESP_ERR_NVS_TYPE_MISMATCH)
+            raise sim_esp_error("ESP_ERR_NVS_TYPE_MISMATCH")
         return f, size
 
     def set_i32(self, key, value):
@@ -131,7 +126,7 @@ class NVS:
         f, size = self._open(key, _KIND_BLOB)
         with f:
             if len(buffer) < size:
-                raise _esp_err(_ESP_ERR_NVS_INVALID_LENGTH)
+                raise sim_esp_error("ESP_ERR_NVS_INVALID_LENGTH")
             if size:
                 f.readinto(memoryview(buffer)[:size])
         return size
@@ -141,7 +136,7 @@ class NVS:
         try:
             os.remove(_nvs_path(self._ns, key))
         except OSError:
-            raise _esp_err(_ESP_ERR_NVS_NOT_FOUND) from None
+            raise sim_esp_error("ESP_ERR_NVS_NOT_FOUND") from None
 
     def commit(self):
         # A no-op in ESP-IDF (see above): the values are on flash already.
@@ -165,9 +160,9 @@ def wake_on_ext0(pin, level):
     if pin is None:
         _ext0[0] = None
         return
-    gpio = pin if isinstance(pin, int) else pin._id       # a Pin or its number, as the port
     import machine
 
+    gpio = machine.sim_pin_id(pin)       # a Pin or its number, as the port takes
     if gpio not in _RTC_EXT_PINS[machine.sim_chip()]:
         raise ValueError("invalid pin")
     _ext0[0] = (gpio, bool(level))

@@ -6,7 +6,7 @@
 import os
 
 import sim_device
-from esp32 import _ESP_ERR_INVALID_ARG, _ESP_ERR_INVALID_SIZE, _esp_err
+from esp32 import sim_esp_error
 
 
 # ---------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class Partition:
 
     def _check_range(self, offset, length):
         if offset < 0 or offset + length > self._row[4]:
-            raise _esp_err(_ESP_ERR_INVALID_SIZE)
+            raise sim_esp_error("ESP_ERR_INVALID_SIZE")
 
     def _read(self, offset, buf):
         n = len(buf)
@@ -200,7 +200,7 @@ class Partition:
         if offset is None:
             # A simple write: the port erases the range first.
             if n % _BLOCK or start % _BLOCK:
-                raise _esp_err(_ESP_ERR_INVALID_SIZE)
+                raise sim_esp_error("ESP_ERR_INVALID_SIZE")
             self._check_range(start, n)
             _charge(n // _BLOCK * _T_SECTOR_ERASE_US + _program_time(start, n))
             self._write_raw(start, buf)
@@ -240,7 +240,7 @@ class Partition:
 
     def set_boot(self):
         if self._row[1] != 0:
-            raise _esp_err(_ESP_ERR_INVALID_ARG)
+            raise sim_esp_error("ESP_ERR_INVALID_ARG")
 
     def get_next_update(self):
         raise OSError(2, "ENOENT")

@@ -62,7 +62,7 @@ def sim_chip(name=None):
     _chip[0] = name
 
 
-def _board_chip():
+def sim_board_chip():
     try:
         import hwconfig
     except ImportError:
@@ -70,7 +70,7 @@ def _board_chip():
     return getattr(hwconfig, "CHIP", "esp32")
 
 
-sim_chip(_board_chip())
+sim_chip(sim_board_chip())
 
 
 _UNSET = object()
@@ -92,7 +92,7 @@ def _oserror(code, name):
     return OSError(code, name)
 
 
-def _pin_id(pin):
+def sim_pin_id(pin):
     if isinstance(pin, Pin):
         return pin._id
     if isinstance(pin, int):
@@ -125,11 +125,11 @@ class _PinState:
         self.watched = False
 
 
-_pins = {}
-_pin_list = []
-_links = []   # [pin_a, pin_b] pairs connected through a closed switch (keypad keys)
-_irq_disabled = [0]
-_irq_pending = []
+sim_pins = {}
+sim_pin_list = []
+sim_links = []   # [pin_a, pin_b] pairs connected through a closed switch (keypad keys)
+sim_irq_disabled = [0]
+sim_irq_pending = []
 
 # The soft-IRQ queue.  On the chip a pin's ISR does nothing but
 # mp_sched_schedule(handler, pin) (ports/esp32/machine_pin.c:91-96); the handler runs
@@ -139,17 +139,17 @@ _irq_pending = []
 # shared by every pin.  Here the main thread is idle unless a test says it is busy
 # (sim_busy_begin/end): edges then queue up and run when it is free again, late.
 _SCHED_DEPTH = 8
-_sched = []
-_sched_state = {"busy": 0, "running": False, "dropped": 0, "run": 0}
+sim_sched = []
+sim_sched_state = {"busy": 0, "running": False, "dropped": 0, "run": 0}
 
 
-def _state(gpio):
-    s = _pins.get(gpio)
+def sim_pin_state(gpio):
+    s = sim_pins.get(gpio)
     if s is None:
         _check_gpio(gpio)
         s = _PinState(gpio)
-        _pins[gpio] = s
-        _pin_list.append(s)
+        sim_pins[gpio] = s
+        sim_pin_list.append(s)
         s.level = _compute(s)
     return s
 
@@ -167,7 +167,7 @@ def _compute(s):
     level = _drives(s)
     if level is not None:
         return level
-    for a, b in _links:
+    for a, b in sim_links:
         other = b if a is s else (a if b is s else None)
         if other is not None:
             level = _drives(other)
@@ -183,7 +183,7 @@ def _compute(s):
 
 
 def _refresh():
-    for s in _pin_list:
+    for s in sim_pin_list:
         level = _compute(s)
         if level == s.level:
             continue
@@ -192,39 +192,39 @@ def _refresh():
             sim_device.notify("pin", s.id, level)
         edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
         if s.handler is not None and s.trigger & edge:
-            if _irq_disabled[0]:
+            if sim_irq_disabled[0]:
                 # The GPIO's interrupt status latches one edge; the ISR runs on enable.
                 if not s.latched:
                     s.latched = True
-                    _irq_pending.append(s)
+                    sim_irq_pending.append(s)
             else:
                 _isr(s)
 
 
 def _isr(s):
     """The port's ISR: queue the handler, or drop it when the queue is full."""
-    if len(_sched) >= _SCHED_DEPTH:
-        _sched_state["dropped"] += 1
+    if len(sim_sched) >= _SCHED_DEPTH:
+        sim_sched_state["dropped"] += 1
         return
-    _sched.append(s)
-    if not _sched_state["busy"]:
-        _run_scheduled()
+    sim_sched.append(s)
+    if not sim_sched_state["busy"]:
+        sim_run_scheduled()
 
 
-def _run_scheduled():
+def sim_run_scheduled():
     # Callbacks run one after the other, never nested (the scheduler is locked
     # while one runs); an edge a handler causes is queued behind it.
-    if _sched_state["running"]:
+    if sim_sched_state["running"]:
         return
-    _sched_state["running"] = True
+    sim_sched_state["running"] = True
     try:
-        while _sched:
-            s = _sched.pop(0)
-            _sched_state["run"] += 1
+        while sim_sched:
+            s = sim_sched.pop(0)
+            sim_sched_state["run"] += 1
             if s.handler is not None:
                 s.handler(s.irq_pin)
     finally:
-        _sched_state["running"] = False
+        sim_sched_state["running"] = False
 
 
 class _PinIRQ:
@@ -263,7 +263,7 @@ class Pin:
             raise ValueError("invalid pin")
         _check_gpio(id)
         self._id = id
-        self._s = _state(id)
+        self._s = sim_pin_state(id)
         if mode != -1 or pull != -1 or value is not None or drive is not None:
             self.init(mode, pull, value=value, drive=drive, hold=hold)
 
@@ -325,15 +325,15 @@ class Pin:
 
 
 def disable_irq():
-    _irq_disabled[0] += 1
-    return _irq_disabled[0] - 1
+    sim_irq_disabled[0] += 1
+    return sim_irq_disabled[0] - 1
 
 
 def enable_irq(state=0):
-    _irq_disabled[0] = state
+    sim_irq_disabled[0] = state
     if not state:
-        while _irq_pending:
-            s = _irq_pending.pop(0)
+        while sim_irq_pending:
+            s = sim_irq_pending.pop(0)
             s.latched = False
             _isr(s)
 
@@ -345,7 +345,7 @@ def sim_drive(pin, level):
     """Force a level onto a pin from outside (a button to GND: sim_drive(p, 0)
     while pressed, sim_drive(p, None) when released).  An edge calls the pin's
     IRQ handler at once, filtered by its trigger, as the chip's ISR would."""
-    s = _state(_pin_id(pin))
+    s = sim_pin_state(sim_pin_id(pin))
     s.ext = None if level is None else (1 if level else 0)
     _refresh()
 
@@ -360,23 +360,23 @@ def sim_release(pin):
 
 def sim_external_pull(pin, level):
     """A resistor on the board: 1 pull-up, 0 pull-down, None none."""
-    s = _state(_pin_id(pin))
+    s = sim_pin_state(sim_pin_id(pin))
     s.ext_pull = level
     _refresh()
 
 
 def sim_connect(pin_a, pin_b, closed=True):
     """Close (or open) a switch between two pins (a keypad key)."""
-    a = _state(_pin_id(pin_a))
-    b = _state(_pin_id(pin_b))
-    for pair in _links:
+    a = sim_pin_state(sim_pin_id(pin_a))
+    b = sim_pin_state(sim_pin_id(pin_b))
+    for pair in sim_links:
         if (pair[0] is a and pair[1] is b) or (pair[0] is b and pair[1] is a):
             if not closed:
-                _links.remove(pair)
+                sim_links.remove(pair)
                 _refresh()
             return
     if closed:
-        _links.append([a, b])
+        sim_links.append([a, b])
         _refresh()
 
 
@@ -386,8 +386,8 @@ class SimKeyMatrix:
     of a held key in the driven row reads low."""
 
     def __init__(self, rows, cols, layout=None, col_pull=1):
-        self.rows = tuple(_pin_id(p) for p in rows)
-        self.cols = tuple(_pin_id(p) for p in cols)
+        self.rows = tuple(sim_pin_id(p) for p in rows)
+        self.cols = tuple(sim_pin_id(p) for p in cols)
         self.layout = layout
         for c in self.cols:
             if col_pull is not None:
@@ -424,8 +424,8 @@ class SimKeyMatrix:
 # I2C
 
 _I2C_DEFAULT_PINS = {0: (18, 19), 1: (25, 26)}
-_bus_by_pins = {}   # (scl, sda) -> {addr: device}
-_bus_by_id = {}     # hardware controller id -> {addr: device}
+sim_bus_by_pins = {}   # (scl, sda) -> {addr: device}
+sim_bus_by_id = {}     # hardware controller id -> {addr: device}
 
 
 def sim_attach_i2c(device, addr, bus=None, scl=None, sda=None):
@@ -433,9 +433,9 @@ def sim_attach_i2c(device, addr, bus=None, scl=None, sda=None):
     (bus=0/1) or on the bus wired to the scl/sda pins.  A device has
     i2c_start(), i2c_write(mv) -> count accepted, i2c_read(buf), i2c_stop()."""
     if bus is not None:
-        table = _bus_by_id.setdefault(bus, {})
+        table = sim_bus_by_id.setdefault(bus, {})
     else:
-        table = _bus_by_pins.setdefault((_pin_id(scl), _pin_id(sda)), {})
+        table = sim_bus_by_pins.setdefault((sim_pin_id(scl), sim_pin_id(sda)), {})
     table[addr] = device
     return device
 
@@ -448,8 +448,8 @@ class I2C:
         defaults = _I2C_DEFAULT_PINS.get(id, (None, None))
         if id == -1 and (scl is None or sda is None):
             raise TypeError("SoftI2C needs scl and sda")
-        self._scl = _pin_id(scl) if scl is not None else defaults[0]
-        self._sda = _pin_id(sda) if sda is not None else defaults[1]
+        self._scl = sim_pin_id(scl) if scl is not None else defaults[0]
+        self._sda = sim_pin_id(sda) if sda is not None else defaults[1]
         _check_gpio(self._scl)
         _check_gpio(self._sda)
         self._freq = freq
@@ -460,17 +460,17 @@ class I2C:
     # init); SoftI2C has it (sim_machine.py).
 
     def _device(self, addr):
-        dev = _bus_by_pins.get((self._scl, self._sda), {}).get(addr)
+        dev = sim_bus_by_pins.get((self._scl, self._sda), {}).get(addr)
         if dev is None and self._hw is not None:
-            dev = _bus_by_id.get(self._hw, {}).get(addr)
+            dev = sim_bus_by_id.get(self._hw, {}).get(addr)
         if dev is None:
             raise _oserror(_ENODEV, "ENODEV")
         return dev
 
     def _devices(self):
-        found = dict(_bus_by_pins.get((self._scl, self._sda), {}))
+        found = dict(sim_bus_by_pins.get((self._scl, self._sda), {}))
         if self._hw is not None:
-            for addr, dev in _bus_by_id.get(self._hw, {}).items():
+            for addr, dev in sim_bus_by_id.get(self._hw, {}).items():
                 found.setdefault(addr, dev)
         return found
 
@@ -535,15 +535,15 @@ class I2C:
 # ---------------------------------------------------------------------------
 # PWM
 
-_pwm_state = {}     # gpio -> [freq, duty_u16] while running
-_pwm_history = {}   # gpio -> [(ticks_ms, freq, duty_u16), ...] (freq 0: stopped)
+sim_pwm_state = {}     # gpio -> [freq, duty_u16] while running
+sim_pwm_changes = {}   # gpio -> [(ticks_ms, freq, duty_u16), ...] (freq 0: stopped)
 _PWM_HISTORY = 64
 
 
 def _pwm_record(gpio):
-    st = _pwm_state.get(gpio)
+    st = sim_pwm_state.get(gpio)
     entry = (sim_device.ticks_ms(), st[0], st[1]) if st else (sim_device.ticks_ms(), 0, 0)
-    hist = _pwm_history.setdefault(gpio, [])
+    hist = sim_pwm_changes.setdefault(gpio, [])
     if len(hist) >= _PWM_HISTORY:
         hist.pop(0)
     hist.append(entry)
@@ -552,7 +552,7 @@ def _pwm_record(gpio):
 
 class PWM:
     def __init__(self, dest, *, freq=-1, duty=-1, duty_u16=-1, duty_ns=-1, invert=False):
-        gpio = _pin_id(dest)
+        gpio = sim_pin_id(dest)
         _check_gpio(gpio)
         if gpio >= _INPUT_ONLY_FIRST:
             raise ValueError("pin can only be input")
@@ -561,7 +561,7 @@ class PWM:
         self.init(freq=freq, duty=duty, duty_u16=duty_u16, duty_ns=duty_ns)
 
     def init(self, *, freq=-1, duty=-1, duty_u16=-1, duty_ns=-1, invert=None):
-        st = _pwm_state.get(self._gpio)
+        st = sim_pwm_state.get(self._gpio)
         if st is None:
             st = [5000, 32768]  # the port's defaults: 5 kHz, 50 %
         if freq != -1:
@@ -574,7 +574,7 @@ class PWM:
             st[1] = self._check_u16(duty * 65535 // 1023 if duty < 1023 else 65535)
         elif duty_ns != -1:
             st[1] = self._check_u16(duty_ns * st[0] * 65535 // 1000000000)
-        _pwm_state[self._gpio] = st
+        sim_pwm_state[self._gpio] = st
         _pwm_record(self._gpio)
 
     @staticmethod
@@ -584,7 +584,7 @@ class PWM:
         return v
 
     def _st(self):
-        st = _pwm_state.get(self._gpio)
+        st = sim_pwm_state.get(self._gpio)
         if st is None:
             raise _oserror(22, "EINVAL")  # deinitialised
         return st
@@ -611,15 +611,15 @@ class PWM:
         self.init(duty_ns=value)
 
     def deinit(self):
-        if self._gpio in _pwm_state:
-            del _pwm_state[self._gpio]
+        if self._gpio in sim_pwm_state:
+            del sim_pwm_state[self._gpio]
             _pwm_record(self._gpio)
 
 
 # ---------------------------------------------------------------------------
 # ADC
 
-_voltage_mv = {}
+sim_voltage_mv = {}
 _ATTN_FULL_MV = (950, 1250, 1750, 3100)
 
 
@@ -634,7 +634,7 @@ class ADC:
     WIDTH_12BIT = 12
 
     def __init__(self, id, *, atten=-1):
-        gpio = _pin_id(id)
+        gpio = sim_pin_id(id)
         if gpio not in _ADC_GPIO:
             raise ValueError("invalid pin")
         self._gpio = gpio
@@ -659,7 +659,7 @@ class ADC:
 
     def _mv(self):
         full = _ATTN_FULL_MV[self._atten]
-        mv = _voltage_mv.get(self._gpio, 0)
+        mv = sim_voltage_mv.get(self._gpio, 0)
         return min(max(mv, 0), full), full
 
     def read(self):
@@ -679,13 +679,13 @@ class ADC:
 
 def sim_set_voltage(pin, millivolts):
     """The voltage at an ADC pin, in mV."""
-    _voltage_mv[_pin_id(pin)] = millivolts
+    sim_voltage_mv[sim_pin_id(pin)] = millivolts
 
 
 # ---------------------------------------------------------------------------
 # Watchdog, resets, CPU
 
-_wdt = {"timeout": 0, "fed": 0}
+sim_wdt = {"timeout": 0, "fed": 0}
 
 
 class WDT:
@@ -694,12 +694,12 @@ class WDT:
             raise ValueError()
         if timeout <= 0:
             raise ValueError("WDT timeout too short")
-        _wdt["timeout"] = timeout
-        _wdt["fed"] = sim_device.ticks_ms()
+        sim_wdt["timeout"] = timeout
+        sim_wdt["fed"] = sim_device.ticks_ms()
         sim_device.notify("wdt", timeout)
 
     def feed(self):
-        _wdt["fed"] = sim_device.ticks_ms()
+        sim_wdt["fed"] = sim_device.ticks_ms()
 
 
 def sim_set_clock(clock):
@@ -708,19 +708,19 @@ def sim_set_clock(clock):
     sim_device.set_clock(clock)
 
 
-_cause = [None]
+sim_cause = [None]
 
 
 def reset_cause():
-    if _cause[0] is None:
+    if sim_cause[0] is None:
         import os
 
         value = os.getenv("TILECLOCK_RESET_CAUSE")
-        _cause[0] = int(value) if value else PWRON_RESET
-    return _cause[0]
+        sim_cause[0] = int(value) if value else PWRON_RESET
+    return sim_cause[0]
 
 
-def _reset(cause):
+def sim_reset(cause):
     if sim_device.sim_mode():
         sim_device.end_process(cause)
     raise SimReset(cause)
@@ -732,7 +732,7 @@ def _reset(cause):
 # minutes, seconds, microseconds) from gettimeofday(), datetime(t) takes exactly 8 items
 # and sets the seconds since the epoch from t (its weekday ignored).  Until it is set
 # the chip counts from the epoch: here from 2000-01-01 at start-up.
-_rtc = {"memory": b"", "offset": None}    # offset: seconds to add to time.time()
+sim_rtc = {"memory": b"", "offset": None}    # offset: seconds to add to time.time()
 
 
 class RTC:
@@ -740,30 +740,30 @@ class RTC:
         import time
 
         if t is None:
-            if _rtc["offset"] is None:
+            if sim_rtc["offset"] is None:
                 lt = time.gmtime(946684800 + time.ticks_ms() // 1000
                                  if hasattr(time, "ticks_ms") else 946684800)
             else:
-                lt = time.localtime(int(time.time() + _rtc["offset"]))
+                lt = time.localtime(int(time.time() + sim_rtc["offset"]))
             return (lt[0], lt[1], lt[2], lt[6], lt[3], lt[4], lt[5], 0)
         if len(t) != 8:
             raise ValueError("requested length 8 but object has length %d" % len(t))
         secs = time.mktime((t[0], t[1], t[2], t[4], t[5], t[6], 0, 0)
                            if hasattr(time, "ticks_ms") else
                            (t[0], t[1], t[2], t[4], t[5], t[6], 0, 0, -1))
-        _rtc["offset"] = secs - time.time()
+        sim_rtc["offset"] = secs - time.time()
 
     def memory(self, data=None):
         if data is None:
-            return _rtc["memory"]
+            return sim_rtc["memory"]
         data = bytes(data)
         if len(data) > 2048:
             raise ValueError("buffer too long")
-        _rtc["memory"] = data
+        sim_rtc["memory"] = data
 
 
 def reset():
-    _reset("reset")
+    sim_reset("reset")
 
 
 def idle():
@@ -780,7 +780,7 @@ def deepsleep(time_ms=None):
     cause = "deepsleep"
     if source is not None:
         cause += " %d %d" % (source[0], 1 if source[1] else 0)
-    _reset(cause)
+    sim_reset(cause)
 
 
 _LAZY = ("Signal", "SoftI2C", "SimI2CMemory", "freq", "unique_id", "lightsleep", "soft_reset",

@@ -5,13 +5,14 @@
 # __getattr__ imports this module on the first use of one of these names, so
 # `machine.freq()` or `from machine import Signal` work as before while a run
 # that never asks for them keeps them out of the heap.  Everything here acts
-# on machine's own state.
+# on machine's own state, through the names machine.py gives it (sim_pins, sim_wdt,
+# ...: the fake chip's state, public to the fakes and tests as every sim_ name).
 
 import sim_device
-from machine import (I2C, _bus_by_id, _bus_by_pins, _cause, _irq_disabled, _irq_pending,
-                     _board_chip, _links, _pin_id, _pin_list, _pins, _pwm_history, _pwm_state,
-                     _reset, _run_scheduled, _sched, _sched_state, _state, _voltage_mv, _wdt,
-                     sim_chip)
+from machine import (I2C, sim_board_chip, sim_bus_by_id, sim_bus_by_pins, sim_cause, sim_chip,
+                     sim_irq_disabled, sim_irq_pending, sim_links, sim_pin_id, sim_pin_list,
+                     sim_pin_state, sim_pins, sim_pwm_changes, sim_pwm_state, sim_reset, sim_rtc,
+                     sim_run_scheduled, sim_sched, sim_sched_state, sim_voltage_mv, sim_wdt)
 
 
 class Signal:
@@ -35,19 +36,20 @@ def sim_busy_begin():
     """The main thread is busy from now on (a long I2C transfer, a lookup, a garbage
     collection): pin IRQ callbacks queue up (8 at most, the rest are dropped) and run
     at sim_busy_end(), late, as on the chip."""
-    _sched_state["busy"] += 1
+    sim_sched_state["busy"] += 1
 
 
 def sim_busy_end():
     """The main thread is free again: the queued callbacks run now."""
-    _sched_state["busy"] = max(0, _sched_state["busy"] - 1)
-    if not _sched_state["busy"]:
-        _run_scheduled()
+    sim_sched_state["busy"] = max(0, sim_sched_state["busy"] - 1)
+    if not sim_sched_state["busy"]:
+        sim_run_scheduled()
 
 
 def sim_irq_stats():
     """{"run": callbacks run, "dropped": edges lost to a full queue, "queued": waiting}."""
-    return {"run": _sched_state["run"], "dropped": _sched_state["dropped"], "queued": len(_sched)}
+    return {"run": sim_sched_state["run"], "dropped": sim_sched_state["dropped"],
+            "queued": len(sim_sched)}
 
 
 class UART:
@@ -74,27 +76,27 @@ class UART:
 
 def sim_level(pin):
     """The level on the pin's net now (output or input)."""
-    return _state(_pin_id(pin)).level
+    return sim_pin_state(sim_pin_id(pin)).level
 
 
 def sim_mode(pin):
-    return _state(_pin_id(pin)).mode
+    return sim_pin_state(sim_pin_id(pin)).mode
 
 
 def sim_pull(pin):
-    return _state(_pin_id(pin)).pull
+    return sim_pin_state(sim_pin_id(pin)).pull
 
 
 def sim_watch(pin):
     """Report this pin's level changes to the observers (the simulator)."""
-    _state(_pin_id(pin)).watched = True
+    sim_pin_state(sim_pin_id(pin)).watched = True
 
 
 def sim_detach_i2c(addr, bus=None, scl=None, sda=None):
     if bus is not None:
-        _bus_by_id.get(bus, {}).pop(addr, None)
+        sim_bus_by_id.get(bus, {}).pop(addr, None)
     else:
-        _bus_by_pins.get((_pin_id(scl), _pin_id(sda)), {}).pop(addr, None)
+        sim_bus_by_pins.get((sim_pin_id(scl), sim_pin_id(sda)), {}).pop(addr, None)
 
 
 class SoftI2C(I2C):
@@ -143,35 +145,35 @@ class SimI2CMemory:
 
 def sim_pwm(pin):
     """(freq, duty_u16) of the pin's PWM, or None when none runs."""
-    st = _pwm_state.get(_pin_id(pin))
+    st = sim_pwm_state.get(sim_pin_id(pin))
     return None if st is None else (st[0], st[1])
 
 
 def sim_pwm_history(pin):
     """The last 64 changes: (ticks_ms, freq, duty_u16); freq 0 when stopped."""
-    return list(_pwm_history.get(_pin_id(pin), ()))
+    return list(sim_pwm_changes.get(sim_pin_id(pin), ()))
 
 
 def sim_wdt_started():
-    return _wdt["timeout"] > 0
+    return sim_wdt["timeout"] > 0
 
 
 def sim_wdt_due():
     """True when a started watchdog has not been fed within its timeout,
     by the fakes' clock (sim_set_clock): the chip would reset now."""
-    if not _wdt["timeout"]:
+    if not sim_wdt["timeout"]:
         return False
-    return sim_device.ticks_diff(sim_device.ticks_ms(), _wdt["fed"]) >= _wdt["timeout"]
+    return sim_device.ticks_diff(sim_device.ticks_ms(), sim_wdt["fed"]) >= sim_wdt["timeout"]
 
 
 def sim_wdt_check():
     """Reset (as machine.reset() does, cause WDT_RESET) if the watchdog is due."""
     if sim_wdt_due():
-        _reset("wdt")
+        sim_reset("wdt")
 
 
 def sim_set_reset_cause(cause):
-    _cause[0] = cause
+    sim_cause[0] = cause
 
 
 _wake = [0]
@@ -216,24 +218,23 @@ def lightsleep(time_ms=None):
 
 def sim_reset_all():
     """Forget every pin, bus, PWM, voltage and the watchdog (between tests)."""
-    _pins.clear()
+    sim_pins.clear()
     _wake[0] = 0
-    del _pin_list[:]
-    del _links[:]
-    del _irq_pending[:]
-    _irq_disabled[0] = 0
-    del _sched[:]
-    _sched_state.update(busy=0, running=False, dropped=0, run=0)
-    machine_mod = __import__("machine")
-    machine_mod._rtc["memory"] = b""
-    _bus_by_pins.clear()
-    _bus_by_id.clear()
-    _pwm_state.clear()
-    _pwm_history.clear()
-    _voltage_mv.clear()
-    _wdt["timeout"] = 0
-    _wdt["fed"] = 0
-    _cause[0] = None
+    del sim_pin_list[:]
+    del sim_links[:]
+    del sim_irq_pending[:]
+    sim_irq_disabled[0] = 0
+    del sim_sched[:]
+    sim_sched_state.update(busy=0, running=False, dropped=0, run=0)
+    sim_rtc["memory"] = b""
+    sim_bus_by_pins.clear()
+    sim_bus_by_id.clear()
+    sim_pwm_state.clear()
+    sim_pwm_changes.clear()
+    sim_voltage_mv.clear()
+    sim_wdt["timeout"] = 0
+    sim_wdt["fed"] = 0
+    sim_cause[0] = None
     _freq[0] = 160000000
-    sim_chip(_board_chip())
+    sim_chip(sim_board_chip())
     sim_device.set_clock(None)

@@ -8,7 +8,8 @@ import os
 import struct
 
 from lexicon import LexiconError, open_file
-from lexicon.check import check, slots_for
+from lexicon.check import slots_for
+from lexicon.reader import open_source
 from lexicon.sources import FileSource
 from lexicon_data import answers, image_path, read_bytes, write_bytes
 from mpytest import MICROPYTHON, raises, skip, tmpdir
@@ -107,7 +108,7 @@ def test_a_header_whose_length_was_lowered_is_refused_as_damaged():
 
 
 def test_check_api_returns_the_checked_list():
-    lex = check(FileSource(image_path("pl")))
+    lex = open_source(FileSource(image_path("pl")), resident_bytes=0)
     assert lex.verified_now and lex.digest == open_file(image_path("pl")).digest
     assert lex.check("żółw") == 1
     lex.close()
@@ -115,7 +116,7 @@ def test_check_api_returns_the_checked_list():
     data[20] += 1                   # one word more than the graph holds
     path = tmpdir() + "/count.dawg"
     write_bytes(path, _with_crc(data))
-    e = raises(LexiconError, check, FileSource(path))
+    e = raises(LexiconError, open_source, FileSource(path))
     assert e.kind == "damaged" and "words" in str(e)
 
 

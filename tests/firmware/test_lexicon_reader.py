@@ -47,9 +47,9 @@ def test_fixture_images_answer_as_the_packer_reader():
 
 def test_the_polish_fixture_has_what_real_lists_have():
     lex = open_file(image_path("pl"))
-    assert lex._t[-1] == 2          # the two-tile table
+    assert lex.two_tile             # the two-tile table
     assert lex.header()["jumps"] > 0      # nodes that continue in others
-    assert lex._pages > 30          # more pages than the cache holds
+    assert lex.pages > 30          # more pages than the cache holds
 
 
 def test_a_one_slot_cache_answers_the_same():
@@ -173,7 +173,7 @@ def test_an_image_without_words_is_refused():
 def test_opening_with_the_recorded_digest_reads_the_header_only():
     path = image_path("pl")
     first = open_file(path)
-    assert first.verified_now and first.reads > first._pages    # the full check
+    assert first.verified_now and first.reads > first.pages    # the full check
     again = open_file(path, verified=first.digest, resident_bytes=0)
     assert not again.verified_now and again.reads == 2            # prefix and header
     other = open_file(path, verified="00000000 1")
@@ -185,8 +185,8 @@ def test_damage_in_a_page_is_found_when_a_lookup_reads_it():
     lex = open_file(image_path("pl"))
     digest = lex.digest
     start = lex.body_offset
-    page = lex._page + 4                    # a page and its check
-    last = lex._pages - 1
+    page = lex.page_size + 4                    # a page and its check
+    last = lex.pages - 1
     for target in (start + 2 * page + 17, start + 30 * page + 200, start + last * page):
         bad = bytearray(good)
         bad[target] ^= 0x04
@@ -308,7 +308,7 @@ def test_a_damaged_resident_page_is_found_at_open():
     digest = lex.digest
     page = lex.resident_pages[0]
     bad = bytearray(good)
-    bad[lex.body_offset + page * (lex._page + 4) + 40] ^= 0x01
+    bad[lex.body_offset + page * (lex.page_size + 4) + 40] ^= 0x01
     path = _copy_with(bytes(bad))
     e = raises(LexiconError, open_file, path, verified=digest)
     assert e.kind == "damaged" and ("page %d" % page) in str(e)

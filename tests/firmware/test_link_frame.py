@@ -8,8 +8,9 @@ from lexicon_data import DATA, read_bytes
 from mpytest import raises, tmpdir
 
 from link import frame
-from link.handler import (LinkHandler, INFO, CONFIG_GET, CONFIG_SET, LOG_READ, LEX_BEGIN,
-                          LEX_CHUNK, LEX_COMMIT, LEX_ABORT, REPLY, ERROR)
+from link.handler import LinkHandler
+from link.messages import (INFO, CONFIG_GET, CONFIG_SET, LOG_READ, LEX_BEGIN, LEX_CHUNK,
+                           LEX_COMMIT, LEX_ABORT, REPLY, ERROR)
 from link.server import Server
 
 
@@ -240,15 +241,15 @@ def test_resume_after_restart_reads_the_partial_file():
     try:
         img = _image()
         crc = binascii.crc32(img) & 0xFFFFFFFF
-        import link.handler as handler_module
+        import link.lexupload as upload_module
 
-        check = handler_module.CHECK_BYTES
-        handler_module.CHECK_BYTES = 512     # synced and read back every 512 bytes
+        check = upload_module.CHECK_BYTES
+        upload_module.CHECK_BYTES = 512     # synced and read back every 512 bytes
         h = LinkHandler(Services(d.path), chunk=256)
         _json_reply(h, LEX_BEGIN, {"size": len(img), "crc": crc})
         _send(h, img[:1024 + 256], chunk=256)
-        h._close_new()                       # what the flash holds when the power goes
-        handler_module.CHECK_BYTES = check
+        h.upload._close_new()                # what the flash holds when the power goes
+        upload_module.CHECK_BYTES = check
         h2 = LinkHandler(Services(d.path), chunk=256)   # the device rebooted
         t, b = _json_reply(h2, LEX_BEGIN, {"size": len(img), "crc": crc})
         # It resumes from the last synced and checked byte: the last chunk comes again.

@@ -10,7 +10,8 @@ import os
 
 import runtime_rig
 from link import fwupdate
-from link.handler import ERROR, LinkHandler, REPLY
+from link.handler import LinkHandler
+from link.messages import ERROR, FW_BEGIN, FW_CHUNK, FW_COMMIT, REPLY
 
 BOOT = None
 OLD = {"app/__init__.mpy": b"M\x06old app" * 9, "clock/engine.mpy": b"M\x06old clock" * 40,
@@ -79,15 +80,15 @@ def _chunk(index, offset, data):
 
 def _update(h, files, chunk=100, restart=False, force=False):
     listing = _listing(files)
-    _ok(h.run(fwupdate.FW_BEGIN, json.dumps({"files": listing, "version": "0.2",
-                                             "force": force}).encode()), fwupdate.FW_BEGIN)
+    _ok(h.run(FW_BEGIN, json.dumps({"files": listing, "version": "0.2",
+                                             "force": force}).encode()), FW_BEGIN)
     for i, (path, size, _crc) in enumerate(listing):
         data = files[path]
         for at in range(0, size, chunk):
-            r = _ok(h.run(fwupdate.FW_CHUNK, _chunk(i, at, data[at:at + chunk])),
-                    fwupdate.FW_CHUNK)
+            r = _ok(h.run(FW_CHUNK, _chunk(i, at, data[at:at + chunk])),
+                    FW_CHUNK)
             assert int.from_bytes(r, "little") == min(size, at + chunk)
-    return h.run(fwupdate.FW_COMMIT, json.dumps({"files": listing, "restart": restart}).encode())
+    return h.run(FW_COMMIT, json.dumps({"files": listing, "restart": restart}).encode())
 
 
 def _tree(folder):
@@ -123,13 +124,13 @@ def test_an_update_fills_the_other_slot_and_switches_with_one_rename():
     _provisioned()
     try:
         h = LinkHandler(Services())
-        reply = json.loads(_ok(_update(h, NEW), fwupdate.FW_COMMIT))
+        reply = json.loads(_ok(_update(h, NEW), FW_COMMIT))
         assert reply == {"ok": True, "slot": "b", "version": "0.2", "restart": False}
         assert _read("fw/slot") == b"b" and _booted_slot() == "fw/b"
         assert _tree("fw/b") == NEW and _tree("fw/a") == OLD
         _data_untouched()
         # and back: the next update goes to slot a, replacing what was there
-        _ok(_update(h, OLD), fwupdate.FW_COMMIT)
+        _ok(_update(h, OLD), FW_COMMIT)
         assert _booted_slot() == "fw/a" and _tree("fw/a") == OLD and _tree("fw/b") == NEW
     finally:
         runtime_rig.leave()
@@ -147,15 +148,15 @@ def test_bad_requests_leave_the_firmware_as_it_is():
 
         for bad in ([["../boot.mpy", 1, 0]], [["/main.mpy", 1, 0]], [["a/./b.mpy", 1, 0]],
                     [["app.py", 1, 0]], [], [["x.mpy", -1, 0]], "files"):
-            assert error(fwupdate.FW_BEGIN, json.dumps({"files": bad}).encode()) == "E_ARG"
-        assert error(fwupdate.FW_CHUNK, _chunk(0, 0, b"x")) == "E_STATE"
+            assert error(FW_BEGIN, json.dumps({"files": bad}).encode()) == "E_ARG"
+        assert error(FW_CHUNK, _chunk(0, 0, b"x")) == "E_STATE"
         listing = _listing(NEW)
-        _ok(h.run(fwupdate.FW_BEGIN, json.dumps({"files": listing}).encode()), fwupdate.FW_BEGIN)
+        _ok(h.run(FW_BEGIN, json.dumps({"files": listing}).encode()), FW_BEGIN)
         damaged = bytearray(_chunk(0, 0, b"abc"))
         damaged[-1] ^= 1
-        assert error(fwupdate.FW_CHUNK, bytes(damaged)) == "E_CHUNK"
-        assert error(fwupdate.FW_CHUNK, _chunk(9, 0, b"abc")) == "E_ARG"
-        assert error(fwupdate.FW_COMMIT, json.dumps({"files": listing}).encode()) == "E_STATE"
+        assert error(FW_CHUNK, bytes(damaged)) == "E_CHUNK"
+        assert error(FW_CHUNK, _chunk(9, 0, b"abc")) == "E_ARG"
+        assert error(FW_COMMIT, json.dumps({"files": listing}).encode()) == "E_STATE"
         assert _booted_slot() == "fw/a" and _tree("fw/a") == OLD
         _data_untouched()
     finally:
@@ -167,15 +168,15 @@ def test_a_file_that_did_not_reach_the_flash_intact_is_caught_at_the_commit():
     try:
         h = LinkHandler(Services())
         listing = _listing(NEW)
-        _ok(h.run(fwupdate.FW_BEGIN, json.dumps({"files": listing}).encode()), fwupdate.FW_BEGIN)
+        _ok(h.run(FW_BEGIN, json.dumps({"files": listing}).encode()), FW_BEGIN)
         for i, (path, size, _crc) in enumerate(listing):
             for at in range(0, size, 1000):
-                _ok(h.run(fwupdate.FW_CHUNK, _chunk(i, at, NEW[path][at:at + 1000])),
-                    fwupdate.FW_CHUNK)
+                _ok(h.run(FW_CHUNK, _chunk(i, at, NEW[path][at:at + 1000])),
+                    FW_CHUNK)
         data = bytearray(_read("fw/b/clock/engine.mpy"))
         data[5] ^= 0x40                  # what the flash holds differs from what arrived
         _write("fw/b/clock/engine.mpy", bytes(data))
-        r = h.run(fwupdate.FW_COMMIT, json.dumps({"files": listing}).encode())
+        r = h.run(FW_COMMIT, json.dumps({"files": listing}).encode())
         assert r[0] == ERROR and json.loads(r[1])["code"] == "E_VERIFY", r
         assert _read("fw/slot") == b"a" and _booted_slot() == "fw/a"
     finally:
@@ -188,13 +189,13 @@ def test_refused_during_a_game_unless_forced_and_on_a_board_without_slots():
         services = Services()
         services.game = True
         h = LinkHandler(services)
-        r = h.run(fwupdate.FW_BEGIN, json.dumps({"files": _listing(NEW)}).encode())
+        r = h.run(FW_BEGIN, json.dumps({"files": _listing(NEW)}).encode())
         assert json.loads(r[1])["code"] == "E_GAME"
-        _ok(_update(h, NEW, force=True), fwupdate.FW_COMMIT)
+        _ok(_update(h, NEW, force=True), FW_COMMIT)
         assert _booted_slot() == "fw/b"
         # firmware in ROMFS (the lean target): nothing to switch
         os.remove("fw/slot")
-        r = LinkHandler(Services()).run(fwupdate.FW_BEGIN,
+        r = LinkHandler(Services()).run(FW_BEGIN,
                                         json.dumps({"files": _listing(NEW)}).encode())
         assert json.loads(r[1])["code"] == "E_LAYOUT"
     finally:
@@ -242,7 +243,7 @@ def test_a_power_cut_at_any_change_leaves_the_old_or_the_new_firmware():
     counter = [0]
     try:
         _cut_at(-1, counter)
-        _ok(_update(LinkHandler(Services()), NEW), fwupdate.FW_COMMIT)
+        _ok(_update(LinkHandler(Services()), NEW), FW_COMMIT)
     finally:
         _restore()
         runtime_rig.leave()
@@ -266,7 +267,7 @@ def test_a_power_cut_at_any_change_leaves_the_old_or_the_new_firmware():
             _data_untouched()
             outcomes[slot] += 1
             if slot == "fw/a":                         # and a new attempt goes through
-                _ok(_update(LinkHandler(Services()), NEW), fwupdate.FW_COMMIT)
+                _ok(_update(LinkHandler(Services()), NEW), FW_COMMIT)
                 assert _booted_slot() == "fw/b" and _tree("fw/b") == NEW
         finally:
             _restore()

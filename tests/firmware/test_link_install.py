@@ -10,7 +10,8 @@ from lexicon import LexiconError
 from lexicon_data import DATA, answers, read_bytes, write_bytes
 from lexicon import open_file
 from lexicon.reader import read_record, write_record
-from link.handler import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, ERROR, LinkHandler
+from link.handler import LinkHandler
+from link.messages import LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, ERROR
 from mpytest import raises, tmpdir
 
 
@@ -70,7 +71,7 @@ def test_first_start_checks_in_full_once_then_reads_the_header_and_resident_page
         write_bytes(LEXICON, read_bytes(DATA + "/lexicon_pl.dawg"))   # as flashed
         assert read_record(RECORD) is None
         lex = _open()
-        assert lex.verified_now and lex.reads > lex._pages
+        assert lex.verified_now and lex.reads > lex.pages
         assert read_record(RECORD) == lex.digest
         lex.close()
         again = _open()            # the next start
@@ -124,7 +125,7 @@ def test_damage_in_a_resident_page_found_at_a_start_drops_the_record():
         write_bytes(LEXICON, bytes(data))
         lex = _open()              # checked and recorded
         page = lex.resident_pages[0]
-        data[lex.body_offset + page * (lex._page + 4) + 10] ^= 0x01
+        data[lex.body_offset + page * (lex.page_size + 4) + 10] ^= 0x01
         lex.close()
         write_bytes(LEXICON, bytes(data))
         assert raises(LexiconError, _open).kind == "damaged"    # read at opening
@@ -146,7 +147,7 @@ def test_damage_found_by_a_lookup_drops_the_record():
         while page in lex.resident_pages:
             page += 1
         # (past the first 12 bytes, which the check of the page before covers too)
-        data[lex.body_offset + page * (lex._page + 4) + 100] ^= 0x01
+        data[lex.body_offset + page * (lex.page_size + 4) + 100] ^= 0x01
         lex.close()
         write_bytes(LEXICON, bytes(data))
         lex = _open()              # the header is fine: no full check

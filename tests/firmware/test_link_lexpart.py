@@ -12,9 +12,10 @@ import sim_device
 from app import open_lexicon
 from lexicon import slots
 from lexicon_data import DATA, read_bytes, write_bytes
-from link import handler as handler_module
 from link import lexpart
-from link.handler import ERROR, LEX_ADOPT, LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY, LinkHandler
+from link import lexupload as upload_module
+from link.handler import LinkHandler
+from link.messages import ERROR, LEX_ADOPT, LEX_BEGIN, LEX_CHUNK, LEX_COMMIT, REPLY
 from mpytest import raises, tmpdir
 
 TABLE = ("nvs, data, nvs, 0x9000, 0x6000\n"
@@ -47,8 +48,8 @@ class Device:
 
     def __init__(self):
         self.old = os.getcwd()
-        self.check = handler_module.CHECK_BYTES
-        handler_module.CHECK_BYTES = 5000       # not a sector multiple
+        self.check = upload_module.CHECK_BYTES
+        upload_module.CHECK_BYTES = 5000       # not a sector multiple
         path = tmpdir()
         sim_device.set_device_dir(path)
         with open(path + "/partitions.csv", "w") as f:
@@ -67,7 +68,7 @@ class Device:
         return read_bytes(sim_device.path_in_device("flash-lexa.bin"))[:len(self.de)]
 
     def done(self):
-        handler_module.CHECK_BYTES = self.check
+        upload_module.CHECK_BYTES = self.check
         os.chdir(self.old)
         sim_device.set_device_dir(None)
 
@@ -162,7 +163,7 @@ def test_a_job_whose_partition_came_into_use_is_begun_anew_in_the_other():
         assert _begin(h, pl, restart=True)["have"] == 0
         _send(h, pl, 0, 6000)
         _adopt(h, "lexb", d.de)
-        assert h.push_slot() is None
+        assert h.upload.slot() is None
         msg = pl[6000:6000 + CHUNK]
         t, p = h.run(LEX_CHUNK, _u32(6000) + _u32(binascii.crc32(msg) & 0xFFFFFFFF)
                      + b"\x00" + msg)

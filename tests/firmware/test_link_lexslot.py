@@ -13,7 +13,8 @@ from app import open_lexicon
 from lexicon import slots
 from lexicon.reader import read_record
 from lexicon_data import DATA, read_bytes, write_bytes
-from link.handler import ERROR, LEX_SLOT, LEX_ADOPT, REPLY, LinkHandler
+from link.handler import LinkHandler
+from link.messages import ERROR, LEX_SLOT, LEX_ADOPT, REPLY
 from mpytest import tmpdir
 
 TABLE = ("nvs, data, nvs, 0x9000, 0x6000\n"

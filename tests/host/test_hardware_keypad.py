@@ -23,10 +23,10 @@ def check():
         while parent[x] != x:
             x = parent[x]
         return x
-    for a, b in machine._links:
+    for a, b in machine.sim_links:
         parent[find(a.id)] = find(b.id)
     levels = {}
-    for s in machine._pin_list:
+    for s in machine.sim_pin_list:
         d = machine._drives(s)
         if d is not None and s.id in parent:
             levels.setdefault(find(s.id), set()).add(d)

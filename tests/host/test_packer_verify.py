@@ -7,6 +7,7 @@ import zlib
 import pytest
 
 from link import imagecheck
+from lexicon import format as device_format
 from lexicon import reader as device_reader
 from lexicon import open_file
 from wordlist_packer.cli import EXIT_INPUT, EXIT_VERIFY, main
@@ -77,7 +78,7 @@ def test_verify_fails_on_a_tiles_blank_only_flag(capsys, tmp_path, built):
 
 
 def test_one_header_limit_for_packer_link_and_reader():
-    assert MAX_HEADER == device_reader.MAX_HEADER == imagecheck.MAX_HEADER == 4096
+    assert MAX_HEADER == device_format.MAX_HEADER == imagecheck.MAX_HEADER == 4096
 
 
 def _alphabet_profile(tile_len, name_len):
