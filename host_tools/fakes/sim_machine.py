@@ -105,9 +105,9 @@ class SoftI2C(I2C):
 
     def init(self, scl=None, sda=None, *, freq=400000, timeout=50000):
         if scl is not None:
-            self._scl = _pin_id(scl)
+            self._scl = sim_pin_id(scl)
         if sda is not None:
-            self._sda = _pin_id(sda)
+            self._sda = sim_pin_id(sda)
         self._freq = freq
 
 
