@@ -161,7 +161,7 @@ class Device:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
         # saved at once: the note of the recovery, lines a cut kept from the log file
         self._dirty = self.recovered or bool(self.log.lines)
-        self._update_status()
+        self.update_status()
         self.tick(now)
         del LAST[:]
         LAST.append(self)
@@ -193,7 +193,7 @@ class Device:
         if self.recovered and (self._running() or engine.fresh()):
             # the game goes on, or the referee reset it: the next game is no recovery
             self.recovered = False
-            self._update_status()
+            self.update_status()
         self._leds()
         self._persist(now)
         # stored ticks age no further than they are looked at (timebase.ticks_clamp): the
@@ -359,7 +359,7 @@ class Device:
         if kind != self.storage:
             worse = kind == "not_saving" or not self.storage
             self.storage = kind
-            self._update_status()
+            self.update_status()
             if kind and worse:
                 self.board.buzzer.play("storage", now)
 
@@ -403,7 +403,7 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
-        self._update_status()        # (the idle screen's hint of a default PIN, too)
+        self.update_status()        # (the idle screen's hint of a default PIN, too)
         unload(SETUP_MODULES)
 
     def _apply_preset(self, now):
@@ -420,8 +420,19 @@ class Device:
         else:
             engine.confirm_reset(engine.request_reset(), preset)
         self._dirty = True
-        self._update_status()
+        self.update_status()
         unload(SETUP_MODULES)
+
+    def new_game(self, now):
+        """A fresh game with the configured preset (the link's reset between rounds;
+        a game in progress is ended first by the caller): no recovery to show, saved."""
+        engine = self.engine
+        engine.confirm_reset(engine.request_reset(), self.config.preset())
+        self._preset_pending = False
+        self.recovered = False
+        self.recovery_note = ""
+        self.commit(now)
+        self.update_status()
 
     # --- displays ----------------------------------------------------------
 
@@ -528,7 +539,7 @@ class Device:
         self._shift_at = now
         self.shift = (self.shift + 1) & 3
 
-    def _update_status(self):
+    def update_status(self):
         """The idle screen's battery and note (terminal.flow.set_status); a storage
         fault first, and its mark beside the battery (seen when the note's row is taken
         by the keys of a play that can be challenged)."""
@@ -573,9 +584,9 @@ class Device:
         level = battery.level()
         if level != self.battery_level:
             self.battery_level = level
-            self._update_status()
+            self.update_status()
         elif battery.percent() != percent:
-            self._update_status()        # the idle screen shows the charge
+            self.update_status()        # the idle screen shows the charge
         if level == "empty":
             if self.sleep_at is None:
                 from app.sleep import announce
