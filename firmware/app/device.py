@@ -117,7 +117,7 @@ class Device:
         self.save_failures = 0       # saves that raised (a failing NVS), since start-up
         self._nvs_failed = False     # the last save raised
         self._config_serial = -1
-        self._preset_pending = False
+        self.preset_pending = False  # a preset chosen for the next game waits
         self.sleep_at = None         # ticks at which the device goes to deep sleep
         self.sleep_screen = None     # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
@@ -188,7 +188,7 @@ class Device:
         board.buzzer.update(now)
         if self.config.serial != self._config_serial:
             self._apply_config(now)
-        if self._preset_pending and engine.fresh() and not self._running():
+        if self.preset_pending and engine.fresh() and not self._running():
             self._apply_preset(now)
         if self.recovered and (self._running() or engine.fresh()):
             # the game goes on, or the referee reset it: the next game is no recovery
@@ -393,7 +393,7 @@ class Device:
             preset = self.config.preset()
         except ValueError:
             preset = None
-        self._preset_pending = preset is not None and preset != self.engine.preset
+        self.preset_pending = preset is not None and preset != self.engine.preset
         self._contrast[0] = self._contrast[1] = self._contrast[2] = -1   # set anew
         for view in self.views:
             view.invalidate()
@@ -408,7 +408,7 @@ class Device:
 
     def _apply_preset(self, now):
         """A new preset takes effect only before a game (never in the middle of one)."""
-        self._preset_pending = False
+        self.preset_pending = False
         engine = self.engine
         preset = self.config.preset()
         if (preset["move_ms"] > 0) != engine.duplicate:
@@ -422,17 +422,6 @@ class Device:
         self._dirty = True
         self.update_status()
         unload(SETUP_MODULES)
-
-    def new_game(self, now):
-        """A fresh game with the configured preset (the link's reset between rounds;
-        a game in progress is ended first by the caller): no recovery to show, saved."""
-        engine = self.engine
-        engine.confirm_reset(engine.request_reset(), self.config.preset())
-        self._preset_pending = False
-        self.recovered = False
-        self.recovery_note = ""
-        self.commit(now)
-        self.update_status()
 
     # --- displays ----------------------------------------------------------
 
@@ -553,7 +542,7 @@ class Device:
             note = self.label("not_recovered")
         elif self.config_problems:
             note = self.label("config_bad")
-        elif self._preset_pending:
+        elif self.preset_pending:
             note = self.label("preset_next") % self.config.get("preset")
         else:
             note = ""

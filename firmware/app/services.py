@@ -99,9 +99,15 @@ class Services:
         if flow is not None and flow.active():
             flow.cancel(now)
             flow.close_prompt(now)
-        d.new_game(now)
+        engine = d.engine
+        engine.confirm_reset(engine.request_reset(), d.config.preset())
+        d.preset_pending = False
+        d.recovered = False
+        d.recovery_note = ""
+        d.commit(now)
+        d.update_status()
         return True, ("the game in progress was ended; " if running else "") + \
-            "a new game with preset %s" % d.engine.preset["name"]
+            "a new game with preset %s" % engine.preset["name"]
 
     def read_log(self, name, offset, size):
         path = LOGS[name]
