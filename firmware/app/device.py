@@ -117,7 +117,7 @@ class Device:
         self.save_failures = 0       # saves that raised (a failing NVS), since start-up
         self._nvs_failed = False     # the last save raised
         self._config_serial = -1
-        self._preset_pending = False
+        self.preset_pending = False  # a preset chosen for the next game waits
         self.sleep_at = None         # ticks at which the device goes to deep sleep
         self.sleep_screen = None     # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
@@ -161,7 +161,7 @@ class Device:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
         # saved at once: the note of the recovery, lines a cut kept from the log file
         self._dirty = self.recovered or bool(self.log.lines)
-        self._update_status()
+        self.update_status()
         self.tick(now)
         del LAST[:]
         LAST.append(self)
@@ -188,12 +188,12 @@ class Device:
         board.buzzer.update(now)
         if self.config.serial != self._config_serial:
             self._apply_config(now)
-        if self._preset_pending and engine.fresh() and not self._running():
+        if self.preset_pending and engine.fresh() and not self._running():
             self._apply_preset(now)
         if self.recovered and (self._running() or engine.fresh()):
             # the game goes on, or the referee reset it: the next game is no recovery
             self.recovered = False
-            self._update_status()
+            self.update_status()
         self._leds()
         self._persist(now)
         # stored ticks age no further than they are looked at (timebase.ticks_clamp): the
@@ -359,7 +359,7 @@ class Device:
         if kind != self.storage:
             worse = kind == "not_saving" or not self.storage
             self.storage = kind
-            self._update_status()
+            self.update_status()
             if kind and worse:
                 self.board.buzzer.play("storage", now)
 
@@ -393,7 +393,7 @@ class Device:
             preset = self.config.preset()
         except ValueError:
             preset = None
-        self._preset_pending = preset is not None and preset != self.engine.preset
+        self.preset_pending = preset is not None and preset != self.engine.preset
         self._contrast[0] = self._contrast[1] = self._contrast[2] = -1   # set anew
         for view in self.views:
             view.invalidate()
@@ -403,12 +403,12 @@ class Device:
             self._lang = lang
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
-        self._update_status()        # (the idle screen's hint of a default PIN, too)
+        self.update_status()        # (the idle screen's hint of a default PIN, too)
         unload(SETUP_MODULES)
 
     def _apply_preset(self, now):
         """A new preset takes effect only before a game (never in the middle of one)."""
-        self._preset_pending = False
+        self.preset_pending = False
         engine = self.engine
         preset = self.config.preset()
         if (preset["move_ms"] > 0) != engine.duplicate:
@@ -420,7 +420,7 @@ class Device:
         else:
             engine.confirm_reset(engine.request_reset(), preset)
         self._dirty = True
-        self._update_status()
+        self.update_status()
         unload(SETUP_MODULES)
 
     # --- displays ----------------------------------------------------------
@@ -528,7 +528,7 @@ class Device:
         self._shift_at = now
         self.shift = (self.shift + 1) & 3
 
-    def _update_status(self):
+    def update_status(self):
         """The idle screen's battery and note (terminal.flow.set_status); a storage
         fault first, and its mark beside the battery (seen when the note's row is taken
         by the keys of a play that can be challenged)."""
@@ -542,7 +542,7 @@ class Device:
             note = self.label("not_recovered")
         elif self.config_problems:
             note = self.label("config_bad")
-        elif self._preset_pending:
+        elif self.preset_pending:
             note = self.label("preset_next") % self.config.get("preset")
         else:
             note = ""
@@ -573,9 +573,9 @@ class Device:
         level = battery.level()
         if level != self.battery_level:
             self.battery_level = level
-            self._update_status()
+            self.update_status()
         elif battery.percent() != percent:
-            self._update_status()        # the idle screen shows the charge
+            self.update_status()        # the idle screen shows the charge
         if level == "empty":
             if self.sleep_at is None:
                 from app.sleep import announce

@@ -11,19 +11,10 @@ RESIDENT = ("terminal.flow", "app.device", "clock.engine", "lexicon", "store.con
             "hal_battery", "app.board", "terminal.log", "terminal.pinlock", "i18n")
 
 
-# The modules a challenge loads and drops again (terminal/flow.py, MODE_MODULES).
-# Loaded once at start-up and dropped at once: their code goes, their names stay
-# interned.  The qstr pools then grow to what a game needs here, in a heap still in
-# one piece, instead of at the first challenge, where the next pool (1280 names, 9 KB
-# in one block on 32 bits) may find no room between the game's objects.
-CHALLENGE = ("terminal.entry", "terminal.keymap", "terminal.letterfreq", "terminal.persist")
-
-
 def load_modules():
-    """Import RESIDENT, intern CHALLENGE's names, then drop this module itself: its
-    tables are needed once."""
+    """Import RESIDENT, then drop this module itself: its tables are needed once."""
     from lazy import unload
 
-    for name in RESIDENT + CHALLENGE:
+    for name in RESIDENT:
         __import__(name)
-    unload(CHALLENGE + ("app.preload",))
+    unload(("app.preload",))

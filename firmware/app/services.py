@@ -97,17 +97,15 @@ class Services:
             _end_game(d, now, "reset")
         flow = d.flow
         if flow is not None and flow.active():
-            from terminal.referee import cancel
-
-            cancel(flow, now)
+            flow.cancel(now)
             flow.close_prompt(now)
         engine = d.engine
         engine.confirm_reset(engine.request_reset(), d.config.preset())
-        d._preset_pending = False
+        d.preset_pending = False
         d.recovered = False
         d.recovery_note = ""
         d.commit(now)
-        d._update_status()
+        d.update_status()
         return True, ("the game in progress was ended; " if running else "") + \
             "a new game with preset %s" % engine.preset["name"]
 
@@ -141,7 +139,7 @@ class Services:
                 if lex is not None:
                     lex.close()
                 flow.set_lexicon(None, "damaged")
-            self.device._update_status()
+            self.device.update_status()
 
     def result_json(self):
         return json.dumps(self.device.engine.result())
@@ -167,9 +165,7 @@ def _end_game(dev, now, reason):
     flow = dev.flow
     if engine.challenging:
         if flow is not None:
-            from terminal.referee import cancel
-
-            cancel(flow, now)
+            flow.cancel(now)
         else:
             engine.cancel_challenge(now)
     if flow is not None:

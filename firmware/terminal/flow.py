@@ -2,66 +2,45 @@
 #
 # Keys and time come in (key(ch, t), update(t)), the clock engine is called, and
 # screen() gives the text the runtime draws.  Every state change redraws the
-# whole screen from the state, and the words are wiped as soon as the verdict is
-# known, so the neutral screen holds nothing of a challenge.
+# whole screen from the state (terminal/view.py; the steps' numbers are in
+# terminal/states.py), and the words are wiped as soon as the verdict is known, so
+# the neutral screen holds nothing of a challenge.
 #
 # Everything of a challenge that matters after a power cut (the step, the
 # challenger, the words typed so far, a verdict on screen) is part of the game
 # state the runtime saves after every key (saved_bytes with terminal.persist;
 # terminal.resume reads it back at start-up).  Whatever the screen, the referee's
 # key D reaches the PIN entry in at most two presses, and the referee's menu can
-# resume the clock of the side on turn, take the challenge up again or cancel it.
+# resume the clock of the side on turn, take the challenge up again or cancel it
+# (reenter, cancel, resume_clock: the link cancels a challenge the same way).
 #
-# Only what the neutral screen needs stays loaded while the clocks run: the
-# word entry, the key map and the referee menu (terminal.entry, .keymap,
-# .letterfreq, .referee, .settings) are imported when a challenge or the
-# referee's PIN entry starts and dropped, modules included, when the terminal
-# is back on the neutral screen (docs/runtime.md, Memory).
+# The word steps, the word entry and the referee menu (terminal.wordsteps, .entry,
+# .referee, ...) are imported when a challenge or the referee's PIN entry first
+# needs them; the objects of a challenge (the typed words, the menu) go when the
+# terminal is back on the neutral screen, and the word steps' modules with them
+# (DROPPED, below).
 
 from micropython import const
 from i18n import tr
-from lazy import unload
 from timebase import ticks_diff
-from terminal.screen import Screen, ROWS, COLS, TILE
-from lexicon.reader import VALID, INVALID, LexiconError
-from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
+from lazy import unload
+from clock.engine import PHASE_ENDING, PHASE_PLAY
+# (the steps' names are the flow's too: terminal.flow.CONFIRM and the rest)
+from terminal.states import (ACCEPT_ASK, CANCEL_ASK, CHALLENGE_STATES, CONFIRM, COUNT, ENTRY,
+                             FINISH_ASK, KEY_ACCEPT, KEY_BACK, KEY_CANCEL, KEY_CHALLENGE,
+                             KEY_ENTER, KEY_HELP, KEY_HOLD, NEUTRAL, READY, REFEREE, REFEREE_WAIT,
+                             VERDICT)
+from terminal.view import FlowView
 
-NEUTRAL = 0
-COUNT = 1           # how many words (1-8)
-ENTRY = 2           # typing the words
-CONFIRM = 3         # the opponent checks the typed words
-READY = 4           # confirmed: the typist triggers the check
-VERDICT = 5
-REFEREE_WAIT = 6    # beyond the list, or no usable list: the referee decides
-CANCEL_ASK = 7
-REFEREE = 8         # PIN entry and the referee menu (terminal.referee)
-FINISH_ASK = 9      # the last mover held pause: "game over?" (TSO 5.1b i)
-ACCEPT_ASK = 10     # C in the end phase: accepting the final play ends the game
-
-KEY_CHALLENGE = "A"
-KEY_SEPARATE = "B"
-KEY_CONFIRM = "C"
-KEY_HOLD = "B"      # on the neutral screen, while the last play can be challenged
-KEY_ACCEPT = "C"
-KEY_CANCEL = "D"
-KEY_BACK = "*"
-KEY_ENTER = "#"
-KEY_HELP = "A"      # while the words are counted or typed: the whole key layout
-
-# loaded only while a challenge or the referee holds the terminal (the referee's game
-# menu with the engine's corrections, and the snapshot reader an undo needs, too)
-MODE_MODULES = ("terminal.referee", "terminal.settings", "terminal.entry", "terminal.keymap",
-                "terminal.letterfreq", "terminal.persist", "terminal.resume", "terminal.help",
-                "terminal.referee_game", "clock.corrections", "clock.snapshot_load")
-# the steps of a challenge in progress (the engine is challenging)
-CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
+# What a challenge loads and what goes again with it, the one load-and-drop left in the
+# terminal (docs/runtime.md, Memory): kept, these modules and the word entry take
+# 1.1 KB more of the lean target's heap at its fullest, and its game with 300 extra
+# names no longer completes in 81 KB.
+DROPPED = ("terminal.wordsteps", "terminal.entry", "terminal.keymap", "terminal.letterfreq",
+           "terminal.persist")
 
 _GUARD_MS = const(1500)  # keys this soon after a verdict appears or goes are ignored
 _NOTICE_MS = const(3000)
-
-_WORD_ROWS = const(3)  # rows for the words while typing (MEDIUM)
-_LIST_ROWS = const(4)  # rows for the words while confirming (MEDIUM)
-_CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
 
 class ChallengeFlow:
@@ -74,7 +53,7 @@ class ChallengeFlow:
         self.log = log
         self.settings = settings
         self.wall = wall            # seconds since the epoch for the log, if the device knows
-        self._screen = Screen()
+        self.view = FlowView()      # the lines each step shows (terminal.view)
         self.referee = None         # terminal.referee.Referee while the referee holds the terminal
         self.keymap = None          # terminal.keymap.KeyMap and terminal.entry.WordEntry
         self.entry = None           # during a challenge or the referee menu, with a list
@@ -96,7 +75,6 @@ class ChallengeFlow:
         self.back_state = NEUTRAL   # where CANCEL_ASK and REFEREE return to
         self.finish_side = -1       # FINISH_ASK: the player who made the last move
         self.accept_side = -1       # ACCEPT_ASK: the opponent accepting the final play
-        self._drawn_mode = -1       # the engine's situation the neutral screen shows
         self.help = False           # the key layout is on screen (key A while typing)
         self.battery = ""           # set_status(): the idle screen's battery and note
         self.device_note = ""
@@ -120,13 +98,14 @@ class ChallengeFlow:
         self.keymap = None
         self.entry = None
         if self.state != NEUTRAL:
-            self._load_entry()
+            self.load_entry()
         if self.referee is not None:
             self.referee.lexicon_changed()
-        self._render()
+        self.render()
 
-    def _load_entry(self):
-        # The word entry for the list in use (none without a list).
+    def load_entry(self):
+        """Make the word entry for the list in use, if there is none yet (none without
+        a list)."""
         lexicon = self.lexicon
         if lexicon is not None and self.entry is None:
             from terminal.entry import WordEntry
@@ -141,12 +120,12 @@ class ChallengeFlow:
         from terminal.referee import Referee
 
         self.back_state = back_state
-        self._load_entry()
+        self.load_entry()
         referee = self.referee = Referee(self)
         referee.lexicon_changed()
         referee.open(t, for_verdict)
-        self._go(t, REFEREE)
-        self._render()
+        self.go(t, REFEREE)
+        self.render()
 
     def _close_referee(self):
         referee = self.referee
@@ -154,16 +133,17 @@ class ChallengeFlow:
             referee.flow = None
             self.referee = None
 
-    def _unload(self):
-        # Back on the neutral screen: drop the challenge and referee parts.
-        loaded = self.referee is not None or self.entry is not None
+    def _neutral(self):
+        # Back on the neutral screen: the challenge's and the referee's objects go, and
+        # the challenge's modules with them (DROPPED).
+        loaded = self.entry is not None
         self._close_referee()
+        self.keymap = self.entry = None
         if loaded:
-            self.keymap = self.entry = None
             # freed by the display task's next collection (app.tasks.display_step), which
             # comes once the screen has changed: a collection now would hold the neutral
             # screen back (a verdict's time up is a change no key made)
-            unload(MODE_MODULES, False)
+            unload(DROPPED, False)
 
     def list_id(self):
         lex = self.lexicon
@@ -172,7 +152,7 @@ class ChallengeFlow:
         return " ".join(part for part in (lex.language, lex.name, lex.version) if part)
 
     def screen(self):
-        return self._screen
+        return self.view.screen
 
     def active(self):
         """True while a challenge or the referee holds the terminal."""
@@ -190,15 +170,15 @@ class ChallengeFlow:
             # challenged (TSO 5.1b)
             challenger = self.engine.challenger_side()
         if challenger < 0 or not self.engine.start_challenge(t, challenger):
-            self._note(t, "not_now")
+            self.note(t, "not_now")
             return False
         self.challenger = challenger
         self.reserve_log_seq()
         self.guard_t = None         # a new challenge is deliberate: its keys count at once
-        self._load_entry()
+        self.load_entry()
         if self.entry is not None:
             self.entry.wipe()
-        self._go(t, COUNT)
+        self.go(t, COUNT)
         return True
 
     def ask_finish(self, t, side):
@@ -207,7 +187,7 @@ class ChallengeFlow:
         if self.state != NEUTRAL or self.engine.phase != PHASE_PLAY:
             return False
         self.finish_side = side
-        self._go(t, FINISH_ASK)
+        self.go(t, FINISH_ASK)
         return True
 
     def prompting(self):
@@ -220,7 +200,7 @@ class ChallengeFlow:
             return False
         self.finish_side = -1
         self.accept_side = -1
-        self._go(t, NEUTRAL)
+        self.go(t, NEUTRAL)
         return True
 
     def key(self, ch, t):
@@ -232,16 +212,20 @@ class ChallengeFlow:
             if ch == KEY_CHALLENGE:
                 return self.start_challenge(t)
             if ch == KEY_HOLD:
-                return self._hold(t)
+                from terminal import lastplay
+
+                return lastplay.hold(self, t)
             if ch == KEY_ACCEPT:
-                return self._accept(t)
+                from terminal import lastplay
+
+                return lastplay.accept(self, t)
             if ch == KEY_CANCEL:
                 self._open_referee(t, False, NEUTRAL)
                 return True
             return False
         if state == REFEREE:
             changed = self.referee.key(ch, t)
-            self._render()
+            self.render()
             return changed
         if state == VERDICT:
             self._leave_verdict(t)      # any key, once the guard time has passed
@@ -253,10 +237,12 @@ class ChallengeFlow:
             return False
         if state == FINISH_ASK or state == ACCEPT_ASK:
             if ch == KEY_ENTER:
+                from terminal import lastplay
+
                 if state == FINISH_ASK:
-                    self._finish(t)
+                    lastplay.finish(self, t)
                 else:
-                    self._accept_final(t)
+                    lastplay.accept_final(self, t)
             elif ch in (KEY_CANCEL, KEY_BACK):
                 self.close_prompt(t)
             else:
@@ -264,9 +250,9 @@ class ChallengeFlow:
             return True
         if state == CANCEL_ASK:
             if ch == KEY_ENTER:
-                self._cancel(t)
+                self._call_off(t)
             elif ch == KEY_BACK:
-                self._go(t, self.back_state)
+                self.go(t, self.back_state)
             elif ch == KEY_CANCEL:
                 # D once more: the referee (PIN entry); leaving it returns to the challenge
                 self._open_referee(t, False, self.back_state)
@@ -275,27 +261,21 @@ class ChallengeFlow:
             return True
         if self.help:
             self.help = False           # any key closes the key layout
-            self._render()
+            self.render()
             return True
         if ch == KEY_HELP and (state == COUNT or state == ENTRY) and self.keymap is not None:
             if self.entry is not None:
                 self.entry.commit()
             self.help = True
-            self._render()
+            self.render()
             return True
         if ch == KEY_CANCEL:
             self.back_state = state
-            self._go(t, CANCEL_ASK)
+            self.go(t, CANCEL_ASK)
             return True
-        if state == COUNT:
-            return self._count_key(ch, t)
-        if state == ENTRY:
-            return self._entry_key(ch, t)
-        if state == CONFIRM:
-            return self._confirm_key(ch, t)
-        if state == READY:
-            return self._ready_key(ch, t)
-        return False
+        from terminal import wordsteps
+
+        return wordsteps.key(self, state, ch, t)
 
     def update(self, t):
         """Timeouts: multi-tap, verdict, notices, referee menu.  True if the screen changed."""
@@ -311,20 +291,20 @@ class ChallengeFlow:
             entry.expire(t)
         if state == ENTRY:
             if self.entry.expire(t):
-                return self._render()
+                return self.render()
         elif state == VERDICT:
             if ticks_diff(t, self.since) >= self.settings.get("verdict_ms", 10000):
                 self._leave_verdict(t)
                 return True
         elif state == REFEREE:
             if self.referee.update(t):
-                return self._render()
+                return self.render()
         elif state == NEUTRAL:
             if self.notice and ticks_diff(t, self.notice_t) >= _NOTICE_MS:
                 self.notice = ""
-                return self._render()
-            if self._mode() != self._drawn_mode:
-                return self._render()       # a window opened or closed, a hold, the end
+                return self.render()
+            if self.view.stale(self.engine):
+                return self.render()       # a window opened or closed, a hold, the end
         elif state == ACCEPT_ASK:
             if self.engine.challenger_side() != self.accept_side:
                 self.close_prompt(t)        # the window ended meanwhile: nothing to accept
@@ -352,188 +332,30 @@ class ChallengeFlow:
             return limit
         return limit if n > limit else n if n > 0 else 0
 
-    # --- hold, accept, finish (the neutral screen's B and C, the pause switch) ---
+    # --- the verdict -------------------------------------------------------------
 
-    def _hold(self, t):
-        engine = self.engine
-        side = engine.challenger_side()
-        if side < 0 or not engine.hold(t, side):
-            self._note(t, "not_now")
-            return False
-        self._render()          # the screen says the hold is on (hold_on)
-        return True
-
-    def _accept(self, t):
-        engine = self.engine
-        side = engine.challenger_side()
-        if side < 0:
-            self._note(t, "not_now")
-            return False
-        if engine.phase == PHASE_ENDING:
-            # accepting the final play ends the game: asked once more (1.4.1a)
-            self.accept_side = side
-            self._go(t, ACCEPT_ASK)
-            return True
-        if not engine.accept(t, side):
-            self._note(t, "not_now")
-            return False
-        self._note(t, "accepted_note")
-        return True
-
-    def _accept_final(self, t):
-        side = self.accept_side
-        self.accept_side = -1
-        ok = self.engine.challenger_side() == side and self.engine.accept(t, side)
-        self._go(t, NEUTRAL)
-        if not ok:
-            self._note(t, "not_now")
-
-    def _finish(self, t):
-        engine = self.engine
-        side = self.finish_side
-        self.finish_side = -1
-        ok = False
-        if (engine.phase == PHASE_PLAY and not engine.challenging and side >= 0
-                and engine.on_turn == side):
-            # The pause that led here stopped the clock; resume and finish at the
-            # same tick charge nobody for the question.
-            if engine.paused:
-                engine.resume(t)
-            ok = engine.finish(t, side)
-        self._go(t, NEUTRAL)
-        if not ok:
-            self._note(t, "not_now")
-
-    def _mode(self):
-        # What the neutral screen depends on in the engine, as one small int.
-        engine = self.engine
-        mode = engine.phase * 4
-        if engine.challenger_side() >= 0:
-            mode += 1
-        if engine.hold_side >= 0:
-            mode += 2
-        return mode
-
-    # --- per state ------------------------------------------------------------
-
-    def _count_key(self, ch, t):
-        if "1" <= ch <= "8":
-            count = ord(ch) - ord("0")
-            if self.lexicon is None:
-                # No usable list: only the referee can decide, and needs the count.
-                self.count_without_list = count
-                self.wait_reason = "bad_list" if self.problem == "damaged" else "no_list"
-                self._go(t, REFEREE_WAIT)
-                return True
-            self.entry.begin(count)
-            self._go(t, ENTRY)
-            return True
-        return False
-
-    def _entry_key(self, ch, t):
-        entry = self.entry
-        if "0" <= ch <= "9":
-            changed = entry.letter_key(ch, t)
-        elif ch == KEY_SEPARATE:
-            changed = entry.commit()
-        elif ch == KEY_BACK:
-            changed = entry.backspace()
-            if not changed:
-                changed = entry.previous_word()
-                if not changed:
-                    self._go(t, COUNT)      # back before the first word: the count again
-                    return True
-        elif ch == KEY_ENTER:
-            changed = entry.next_word()
-            if not changed and entry.complete():
-                self.page = 0
-                self._go(t, CONFIRM)
-                return True
-        else:
-            return False
-        if changed:
-            self._render()
-        return changed
-
-    def _confirm_key(self, ch, t):
-        if ch == KEY_CONFIRM:
-            self._go(t, READY)
-            return True
-        if ch == KEY_BACK:
-            self._go(t, ENTRY)
-            return True
-        if ch == KEY_SEPARATE:
-            return self._next_page()
-        return False
-
-    def _ready_key(self, ch, t):
-        if ch == KEY_ENTER:
-            self._check(t)
-            return True
-        if ch == KEY_BACK:
-            self._go(t, ENTRY)
-            return True
-        if ch == KEY_SEPARATE:
-            return self._next_page()
-        return False
-
-    def _next_page(self):
-        rows = self._word_rows()
-        if len(rows) <= _LIST_ROWS:
-            return False
-        self.page = (self.page + 1) % ((len(rows) + _LIST_ROWS - 1) // _LIST_ROWS)
-        return self._render()
-
-    # --- the check and the verdict -------------------------------------------
-
-    def _check(self, t):
-        entry = self.entry
-        any_invalid = False
-        beyond = False
-        try:
-            for i in range(entry.count):
-                result = self.lexicon.lookup(entry.words[i], entry.lengths[i])
-                if result == INVALID:
-                    any_invalid = True
-                elif result != VALID:
-                    beyond = True
-        except LexiconError:
-            # The image failed under a lookup (flash fault): no automatic verdict.
-            count = entry.count
-            self.state = REFEREE_WAIT
-            self.wait_reason = "bad_list"
-            self.set_lexicon(None, "damaged")
-            self.count_without_list = count
-            self._go(t, REFEREE_WAIT)
-            return
-        if any_invalid:
-            # One word that is not in the list decides: the play is not acceptable
-            # even when another word is beyond the list (TSO 3.1.4).
-            self.decide(t, False, "list")
-        elif beyond:
-            self.wait_reason = "referee_decides"
-            self._go(t, REFEREE_WAIT)
-        else:
-            self.decide(t, True, "list")
-
-    def _declared(self):
+    def declared(self):
+        """How many words the challenged play has: as typed, or as declared without
+        a usable list."""
         if self.entry is not None and self.entry.count:
             return self.entry.count
         return self.count_without_list
 
     def decide(self, t, acceptable, by):
         """The verdict for the whole play, from the list or from the referee."""
-        count = self._declared()
+        count = self.declared()
         outcome = self.engine.challenge_verdict(t, acceptable, count)
         self._log(t, "acceptable" if acceptable else "not_acceptable", by, outcome)
         self._forget_words()
         self.verdict = acceptable
         self.outcome = outcome
         self.verdict_by = by
-        self._go(t, VERDICT)
+        self.go(t, VERDICT)
         self.guard_t = t
 
-    def _cancel(self, t):
+    def _call_off(self, t):
+        # The challenge is cancelled (the players' yes to CANCEL_ASK, cancel(), a
+        # cancellation replayed from the log): the clocks as before it.
         engine = self.engine
         engine.cancel_challenge(t)
         if engine.phase == PHASE_ENDING and engine.challenger_side() < 0:
@@ -543,14 +365,14 @@ class ChallengeFlow:
         self._log(t, "cancelled", "players", None)
         self._forget_words()
         self.challenger = -1
-        self._go(t, NEUTRAL)
+        self.go(t, NEUTRAL)
 
     def _leave_verdict(self, t):
         self.verdict = None
         self.outcome = None
         self._forget_words()
         self.challenger = -1
-        self._go(t, NEUTRAL)
+        self.go(t, NEUTRAL)
         self.guard_t = t
 
     def _forget_words(self):
@@ -572,7 +394,7 @@ class ChallengeFlow:
             "challenger": self.challenger,
             "turn": self._turn(),
             "words": words,
-            "word_count": self._declared(),
+            "word_count": self.declared(),
             "verdict": verdict,
             "by": by,
             "penalty": outcome.penalty_points if outcome is not None else 0,
@@ -599,7 +421,7 @@ class ChallengeFlow:
         is not written again (its seq is in the file)."""
         verdict = record.get("verdict")
         if verdict == "cancelled":
-            self._cancel(t)
+            self._call_off(t)
             return
         count = record.get("word_count")
         if self.entry is not None:
@@ -614,7 +436,7 @@ class ChallengeFlow:
         count = getattr(log, "turns", None)
         return count if isinstance(count, int) else None
 
-    # --- the referee's return path --------------------------------------------
+    # --- the way out: the referee's menu (its fifth line, its verdict), the link -------
 
     def referee_done(self, t):
         """The referee left the menu: back to the challenge step it was opened from,
@@ -622,9 +444,45 @@ class ChallengeFlow:
         back = self.back_state
         if back in CHALLENGE_STATES and self.engine.challenging:
             self._close_referee()
-            self._go(t, back)
+            self.go(t, back)
         else:
-            self._go(t, NEUTRAL)
+            self.go(t, NEUTRAL)
+
+    def reenter(self, t):
+        """Take the challenge in progress up again: the words from the count on.
+        False if there is none."""
+        engine = self.engine
+        if not engine.challenging:
+            return False
+        self._close_referee()
+        self.challenger = engine.challenge_by()
+        self._forget_words()
+        self.load_entry()
+        self.go(t, COUNT)
+        return True
+
+    def cancel(self, t):
+        """Cancel the challenge in progress: the clocks as before it (TSO 3.1.4), its
+        record in the challenge log.  False if there is none."""
+        engine = self.engine
+        if not engine.challenging:
+            return False
+        if self.challenger < 0:
+            self.challenger = engine.challenge_by()
+        self._call_off(t)
+        return True
+
+    def resume_clock(self, t):
+        """Restart the clock of the side on turn (after a pause, a power cut, a finish
+        question left open); False if no clock is stopped or a challenge is on."""
+        engine = self.engine
+        if not engine.paused or engine.challenging:
+            return False
+        side = engine.on_turn
+        ok = engine.resume(t, side) if side >= 0 else engine.resume(t)
+        if ok:
+            self.go(t, NEUTRAL)
+        return ok
 
     # --- what a power cut must not lose ------------------------------------------
 
@@ -644,20 +502,22 @@ class ChallengeFlow:
 
     # --- drawing --------------------------------------------------------------
 
-    def _go(self, t, state):
+    def go(self, t, state):
+        """Show step `state` (terminal.states) from tick t."""
         self.state = state
         self.since = t
         self.help = False
         if state != NEUTRAL:
             self.notice = ""
         else:
-            self._unload()
-        self._render()
+            self._neutral()
+        self.render()
 
-    def _note(self, t, key):
+    def note(self, t, key):
+        """A short notice (a text key) on the neutral screen, for _NOTICE_MS."""
         self.notice = key
         self.notice_t = t
-        self._render()
+        self.render()
 
     def set_status(self, battery, note, mark=""):
         """What the idle screen shows of the device: the battery ("87%", "USB", the
@@ -669,258 +529,14 @@ class ChallengeFlow:
         self.device_note = note
         self.mark = mark
         if self.state == NEUTRAL:
-            self._render()
+            self.render()
 
     def relabel(self):
         """The language changed: show the screen in the new one at once."""
         if self.referee is not None:
             self.referee.note = ""
-        self._render()
+        self.render()
 
-    def _render(self):
-        state = self.state
-        if self.help and state in (COUNT, ENTRY):
-            from terminal.help import lines
-
-            lines, sizes = lines(self)
-            return self._screen.show(lines, sizes)
-        if state == REFEREE:
-            lines = self.referee.lines()
-            return self._screen.show(lines)
-        sizes = None
-        tiles = None
-        shift = False
-        clocks = -1
-        if state == NEUTRAL:
-            lines, sizes = self._neutral_lines()
-            shift = True
-            if sizes is not None:
-                clocks = _CLOCK_ROW
-        elif state == COUNT:
-            lines = [self.text("challenge"), "", self.text("how_many"), ""]
-            if self.lexicon is None:
-                lines += self.text("bad_list" if self.problem == "damaged"
-                                   else "no_list").split("\n")
-            else:
-                lines += ["", "", self.text("key_help")]
-        elif state == ENTRY:
-            lines = self._entry_lines()
-            sizes = _ENTRY_SIZES
-            tiles = self.lexicon.tiles
-        elif state in (CONFIRM, READY):
-            lines = self._list_lines(state)
-            sizes = _LIST_SIZES
-            tiles = self.lexicon.tiles
-        elif state == VERDICT:
-            lines = self._verdict_lines()
-            sizes = _VERDICT_SIZES
-        elif state == REFEREE_WAIT:
-            lines = self._wait_lines()
-            if self.wait_reason == "referee_decides" and self._declared() <= 3:
-                sizes = _WAIT_SIZES
-            if self.lexicon is not None:
-                tiles = self.lexicon.tiles
-        elif state == FINISH_ASK or state == ACCEPT_ASK:
-            lines = self.text("finish_ask" if state == FINISH_ASK else "accept_ask").split("\n")
-            lines += ["", self.text("ok_back")]
-        else:   # CANCEL_ASK
-            lines = self.text("cancel_ask").split("\n") + ["", self.text("yes_back"), "",
-                                                           self.text("key_referee")]
-        return self._screen.show(lines, sizes, tiles, shift, clocks)
-
-    def _problem_lines(self):
-        return self.text("bad_list" if self.problem == "damaged" else "no_list").split("\n")
-
-    def _neutral_lines(self):
-        # The idle screen: the state (or a short notice) and the battery; both sides'
-        # times and penalties (drawn by the terminal view from the engine's display
-        # models, rows _CLOCK_ROW and the next); the list; a note; the keys.
-        engine = self.engine
-        self._drawn_mode = self._mode()
-        if engine.phase == PHASE_OVER:
-            return self._result_lines(), None
-        if self.notice:
-            title = self.text(self.notice)
-        else:
-            title = self.text("last_move" if engine.phase == PHASE_ENDING else "ready")
-        side = self.battery
-        if self.mark:
-            side = self.mark + " " + side if side else self.mark
-            if len(title) + 1 + len(side) > COLS:
-                side = self.mark
-                title = title[:COLS - 1 - len(side)]
-        if side and len(title) + 1 + len(side) <= COLS:
-            title += "\t" + side               # (a long notice hides it for its 3 s)
-        lines = [title, self.text("short_0"), self.text("short_1")]
-        if engine.challenger_side() >= 0:
-            # the last play can be held, accepted or challenged now
-            lines.append(self.text("key_hold") if engine.hold_side < 0 else self.text("hold_on"))
-            lines.append(self.text("key_accept"))
-        elif self.lexicon is None:
-            lines += self._problem_lines()
-        else:
-            lines.append(_joined(self.lexicon.name, self.lexicon.version))
-            # the PIN is still the default one: anyone can open the referee's menu
-            default = str(self.settings.get("referee_pin", "0000")) == "0000"
-            lines.append(self.device_note or (self.text("pin_default") if default
-                                              else engine.preset["name"]))
-        while len(lines) < 5:
-            lines.append(self.device_note if len(lines) == 4 else "")
-        lines = lines[:5]
-        if engine.challenger_side() >= 0:
-            lines.append(self.text("key_challenge"))  # only while there is a play to challenge
-        elif engine.fresh() and not engine.duplicate:
-            lines.append(self.text("start_hint"))    # nobody's clock has run yet
-        else:
-            lines.append("")
-        lines.append(self.text("key_referee"))
-        return lines, _NEUTRAL_SIZES
-
-    def _result_lines(self):
-        # The end of the game: per side the time left (negative: overtime) and the
-        # overtime and challenge penalties apart (a scorekeeper adds each once), and how
-        # it ended (forfeit, 5.2d).
-        engine = self.engine
-        result = engine.result()
-        lines = [self.text("result_title")]
-        if engine.duplicate:
-            lines.append(self.text("moves_n") % result["moves"])
-        for side in () if engine.duplicate else (0, 1):
-            d = engine.display(side)
-            pens = result["sides"][side]
-            lines.append(self.text("short_%d" % side) + " " + bytes(d.text).decode())
-            lines.append(self.text("pen_overtime") + "\t" + _points(pens["overtime_penalty"]))
-            lines.append(self.text("pen_challenge") + "\t" + _points(pens["challenge_penalty"]))
-        if self.notice:
-            lines.append(self.text(self.notice))
-        elif result["forfeit_side"] >= 0:
-            lines.append(self.text("forfeit_by") % self.text("side_%d" % result["forfeit_side"]))
-        elif "5.2d" in result["notes"]:
-            lines.append(self.text("note_5_2d"))
-        else:
-            lines.append(self.text("key_referee"))
-        return lines
-
-    def _word(self, i):
-        # Word i as tiles: one character per tile (a tile of several letters as
-        # terminal.screen.TILE + its index), the pending tile included.
-        entry = self.entry
-        tiles = entry.keymap.tiles
-        out = ""
-        n = entry.lengths[i]
-        word = entry.words[i]
-        for j in range(n + (1 if i == entry.current and entry.pending_key else 0)):
-            tile = word[j] if j < n else entry.pending_tile()
-            out += tiles[tile] if len(tiles[tile]) == 1 else chr(TILE + tile)
-        return out
-
-    def _entry_lines(self):
-        entry = self.entry
-        lines = [self.text("word_n") % (entry.current + 1, entry.count)]
-        first = max(0, entry.current - _WORD_ROWS + 1)
-        tiles = self.lexicon.tiles
-        for i in range(first, first + _WORD_ROWS):
-            if i <= entry.current:
-                text = self._word(i) + ("_" if i == entry.current else "")
-                lines.append(_tail("%d %s" % (i + 1, text), tiles))
-            else:
-                lines.append("")
-        lines.append(self.entry.legend())
-        lines.append(self.text("entry_keys"))
-        return lines
-
-    def _word_rows(self):
-        rows = []
-        tiles = self.lexicon.tiles
-        for i in range(self.entry.count):
-            rows.append(_tail("%d %s" % (i + 1, self._word(i)), tiles))
-        return rows
-
-    def _list_lines(self, state):
-        rows = self._word_rows()
-        start = self.page * _LIST_ROWS
-        lines = [self.text("opponent") if state == CONFIRM else self.text("confirmed")]
-        lines += rows[start:start + _LIST_ROWS]
-        while len(lines) < _LIST_ROWS + 1:
-            lines.append("")
-        lines.append(self.text("confirm_keys") if state == CONFIRM else self.text("check_key"))
-        return lines
-
-    def _verdict_lines(self):
-        # The verdict in LARGE, the size its longest translation fits
-        # (tests/firmware/test_texts_fit.py), then what follows from it.
-        acceptable, outcome, by = self.verdict, self.outcome, self.verdict_by
-        lines = [self.text("acceptable" if acceptable else "not_acceptable")]
-        if outcome is not None and outcome.withdrawn:
-            lines.append(self.text("withdrawn"))
-        elif outcome is not None and outcome.penalty_points:
-            lines.append(self.text("penalty") % outcome.penalty_points)
-        elif outcome is None or not outcome.lost_turn:
-            lines.append(self.text("no_penalty"))
-        if outcome is not None and outcome.lost_turn:
-            lines.append(self.text("lost_turn"))
-        if outcome is not None and outcome.game_over:
-            lines.append(self.text("game_over"))
-        elif outcome is not None and outcome.runs >= 0:
-            lines.append(self.text("clock_runs") % self.text("side_%d" % outcome.runs))
-        elif outcome is not None and outcome.withdrawn and self.challenger >= 0:
-            # TSO 3.1.4: the player takes the tiles back, then restarts the clock
-            player = self.text("side_%d" % (1 - self.challenger))
-            lines += (self.text("withdraw_press") % player).split("\n")
-        while len(lines) < 4:
-            lines.append("")
-        if by == "referee":
-            lines.append(self.text("menu_title"))
-        elif self.lexicon is not None:
-            lines.append(_joined(self.lexicon.name, self.lexicon.version))
-        else:
-            lines.append("")
-        lines.append(self.text("any_key"))
-        return lines
-
-    def _wait_lines(self):
-        lines = []
-        if self.wait_reason == "referee_decides":
-            lines += self.text("referee_decides").split("\n")
-            rows = self._word_rows()     # the referee needs the words
-            lines += rows[:5]
-            while len(lines) < 5:
-                lines.append("")
-            lines.append(self.text("key_referee"))
-            return lines
-        lines += self.text(self.wait_reason).split("\n")
-        lines += self.text("call_referee").split("\n")
-        while len(lines) < ROWS - 1:
-            lines.append("")
-        lines = lines[:ROWS - 1]
-        lines.append(self.text("key_referee"))
-        return lines
-
-
-# line sizes of the screens (terminal.screen: 0 SMALL, 1 MEDIUM, 2 LARGE)
-_NEUTRAL_SIZES = b"\x00\x01\x01\x00\x00\x00\x00"
-_ENTRY_SIZES = b"\x00\x01\x01\x01\x01\x00"
-_LIST_SIZES = b"\x00\x01\x01\x01\x01\x00"
-_VERDICT_SIZES = b"\x02\x00\x00\x00\x00\x00"
-_WAIT_SIZES = b"\x00\x00\x01\x01\x01\x00"
-
-
-def _points(n):
-    return "-%d" % n if n else "0"
-
-
-def _joined(name, version):
-    # a word list's name and version on one line when they fit
-    both = name + " " + version if version else name
-    return both if len(both) <= COLS else name
-
-
-def _tail(text, tiles):
-    # A long word shows its end, where the typing happens.
-    from render.typeset import MEDIUM, width
-
-    if width(text, MEDIUM, tiles) <= 127:
-        return text
-    while len(text) > 2 and width("<" + text, MEDIUM, tiles) > 127:
-        text = text[1:]
-    return "<" + text
+    def render(self):
+        """Draw the screen anew from the state; True if it changed."""
+        return self.view.draw(self)

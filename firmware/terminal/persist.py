@@ -6,13 +6,13 @@
 # numbers of another list are never read as words).  A letter still cycling on
 # its key is saved as typed.
 #
-# Loaded only while a challenge or the referee holds the terminal
-# (flow.MODE_MODULES); reading it back at start-up is terminal/resume.py.
+# encode() writes it at every save during a challenge (ChallengeFlow.saved_bytes);
+# terminal/resume.py reads it back at start-up and puts the flow back at its step.
 
 import struct
 from binascii import crc32
 
-from terminal import flow as F
+from terminal.states import VERDICT
 
 VERSION = 2
 # version, state, challenger, count, current word, wait reason, flags,
@@ -20,23 +20,24 @@ VERSION = 2
 # the 8 word lengths, (version 2) the seq of the challenge's record in the
 # challenge log (terminal/log.py; 0: none), then the tiles of the words one after
 # the other.  Version 1, without the seq, still loads.
-_HEAD_1 = "<BBbBBBBHbBI8s"
-_HEAD = _HEAD_1 + "I"
-HEAD_SIZE = struct.calcsize(_HEAD)
+HEAD_1 = "<BBbBBBBHbBI8s"
+HEAD = HEAD_1 + "I"
+HEAD_SIZE = struct.calcsize(HEAD)
 WAIT_REASONS = ("", "referee_decides", "no_list", "bad_list")
 MAX_WORDS = 8
 MAX_TILES = 16
 
-_VERDICT = 1
-_ACCEPTABLE = 2
-_BY_REFEREE = 4
-_LOST_TURN = 8
-_WITHDRAWN = 16
-_GAME_OVER = 32
+# the flags of a verdict on screen
+SHOWN = 1               # a verdict is shown (its flags and outcome follow)
+ACCEPTABLE = 2
+BY_REFEREE = 4
+LOST_TURN = 8
+WITHDRAWN = 16
+GAME_OVER = 32
 
 
-
-def _list_crc(flow):
+def list_crc(flow):
+    """The identity of the list in use, as saved with the words' tile numbers."""
     return crc32(flow.list_id().encode()) & 0xFFFFFFFF
 
 
@@ -61,18 +62,18 @@ def encode(flow, state):
     flags = 0
     penalty = 0
     runs = -1
-    if state == F.VERDICT and flow.verdict is not None:
-        flags = _VERDICT | (_ACCEPTABLE if flow.verdict else 0)
+    if state == VERDICT and flow.verdict is not None:
+        flags = SHOWN | (ACCEPTABLE if flow.verdict else 0)
         if flow.verdict_by == "referee":
-            flags |= _BY_REFEREE
+            flags |= BY_REFEREE
         outcome = flow.outcome
         if outcome is not None:
             penalty = outcome.penalty_points
             runs = outcome.runs
-            flags |= ((_LOST_TURN if outcome.lost_turn else 0)
-                      | (_WITHDRAWN if outcome.withdrawn else 0)
-                      | (_GAME_OVER if outcome.game_over else 0))
+            flags |= ((LOST_TURN if outcome.lost_turn else 0)
+                      | (WITHDRAWN if outcome.withdrawn else 0)
+                      | (GAME_OVER if outcome.game_over else 0))
     reason = WAIT_REASONS.index(flow.wait_reason) if flow.wait_reason in WAIT_REASONS else 0
-    return struct.pack(_HEAD, VERSION, state, flow.challenger, count, current, reason, flags,
-                       penalty, runs, flow.count_without_list, _list_crc(flow),
+    return struct.pack(HEAD, VERSION, state, flow.challenger, count, current, reason, flags,
+                       penalty, runs, flow.count_without_list, list_crc(flow),
                        bytes(lengths), flow.log_seq) + tiles

@@ -4,7 +4,8 @@
 # correct the game (key 6: terminal/referee_game.py, loaded only when opened).
 # Its fifth line is the way out of any situation: during a challenge it takes
 # the challenge up again (the words typed anew) or cancels it (clocks as before,
-# TSO 3.1.4); with the clocks stopped it restarts the clock of the side on turn.
+# TSO 3.1.4); with the clocks stopped it restarts the clock of the side on turn
+# (the flow's reenter, cancel and resume_clock: terminal/flow.py).
 # When the list cannot decide (a word beyond it, or no usable list), the PIN
 # leads straight to the referee's verdict, which offers the same two ways out.
 # A preset chosen during a game is for the next game (the running one keeps its
@@ -13,21 +14,11 @@
 from micropython import const
 from timebase import ticks_diff
 from terminal.entry import WordEntry
-from terminal.flow import COUNT, NEUTRAL
 from terminal.settings import VERDICT_CHOICES_MS
+# the menu's modes (terminal.modes; terminal.referee.MENU and the rest)
+from terminal.modes import (ADJ_SECS, ADJ_SIDE, CHALLENGE, CHECK, GAME, MENU, NEW_PIN, PICK,
+                            PIN, RESET_ASK, SETTINGS)
 from i18n import LANGUAGES
-
-PIN = 0
-MENU = 1
-CHECK = 2
-_SETTINGS = const(3)
-_NEW_PIN = const(4)
-_ADJ_SIDE = const(5)
-_ADJ_SECS = const(6)
-RESET_ASK = 7
-PICK = 8            # the referee's verdict on a challenge
-CHALLENGE = 9       # the challenge in progress: take it up again or cancel it
-GAME = 10           # the game menu and its questions (terminal.referee_game): modes >= GAME
 
 _MAX_DIGITS = const(8)
 IDLE_MS = 120000    # an abandoned menu closes itself
@@ -57,11 +48,12 @@ class Referee:
     def open(self, t, for_verdict):
         self.for_verdict = for_verdict
         self.last_t = t
-        self._to(PIN)
+        self.switch_to(PIN)
         left = self.flow.pin_lock.left_ms(t)
         self.shown_lock_s = (left + 999) // 1000 if left else -1
 
-    def _to(self, mode):
+    def switch_to(self, mode):
+        """Show menu `mode` (terminal.states), with nothing typed and no note."""
         self.mode = mode
         self.digits = ""
         self.note = ""
@@ -70,7 +62,7 @@ class Referee:
             self.check_entry.wipe()
 
     def _exit(self, t):
-        self._to(PIN)
+        self.switch_to(PIN)
         self.reset_token = None
         self.flow.referee_done(t)
 
@@ -92,56 +84,56 @@ class Referee:
             return self._pin_key(ch, t)
         if mode == PICK:
             if ch == "1" or ch == "2":
-                self._to(PIN)
+                self.switch_to(PIN)
                 self.flow.decide(t, ch == "1", "referee")
                 return True
             if ch == "3":
-                return reenter(self.flow, t)
+                return self.flow.reenter(t)
             if ch == "4":
-                return cancel(self.flow, t)
+                return self.flow.cancel(t)
             if ch == "D":
                 self._exit(t)
                 return True
             return False
         if mode == CHALLENGE:
             if ch == "1":
-                return reenter(self.flow, t)
+                return self.flow.reenter(t)
             if ch == "2":
-                return cancel(self.flow, t)
+                return self.flow.cancel(t)
             if ch == "D":
-                self._to(MENU)
+                self.switch_to(MENU)
                 return True
             return False
         if mode == MENU:
             return self._menu_key(ch, t)
         if mode == CHECK:
             return self._check_key(ch, t)
-        if mode == _SETTINGS:
+        if mode == SETTINGS:
             return self._settings_key(ch, t)
-        if mode == _NEW_PIN:
+        if mode == NEW_PIN:
             return self._new_pin_key(ch, t)
-        if mode == _ADJ_SIDE:
+        if mode == ADJ_SIDE:
             if ch == "1" or ch == "2":
                 self.adj_side = ord(ch) - ord("1")
                 self.adj_negative = False
-                self._to(_ADJ_SECS)
+                self.switch_to(ADJ_SECS)
                 return True
             if ch == "D":
-                self._to(MENU)
+                self.switch_to(MENU)
                 return True
             return False
-        if mode == _ADJ_SECS:
+        if mode == ADJ_SECS:
             return self._adjust_key(ch, t)
         if mode == RESET_ASK:
             if ch == "#":
                 ok = self.flow.engine.confirm_reset(self.reset_token)
                 self.reset_token = None
-                self._to(MENU)
+                self.switch_to(MENU)
                 self.note = "done" if ok else "rejected"
                 return True
             if ch == "D":
                 self.reset_token = None
-                self._to(MENU)
+                self.switch_to(MENU)
                 return True
             return False
         return False
@@ -165,7 +157,7 @@ class Referee:
             lock = self.flow.pin_lock
             if self.digits == str(self.flow.settings.get("referee_pin", "0000")):
                 lock.right()
-                self._to(PICK if self.for_verdict else MENU)
+                self.switch_to(PICK if self.for_verdict else MENU)
                 return True
             self.digits = ""
             self.note = "pin_wrong"
@@ -179,29 +171,29 @@ class Referee:
             if self.check_entry is None:
                 self.note = "no_list"
                 return True
-            self._to(CHECK)
+            self.switch_to(CHECK)
             self.check_entry.begin(1)
             return True
         if ch == "2":
-            self._to(_SETTINGS)
+            self.switch_to(SETTINGS)
             return True
         if ch == "3":
-            self._to(_ADJ_SIDE)
+            self.switch_to(ADJ_SIDE)
             return True
         if ch == "4":
-            self._to(RESET_ASK)
+            self.switch_to(RESET_ASK)
             self.reset_token = self.flow.engine.request_reset()
             return True
         if ch == "5":
             engine = self.flow.engine
             if engine.challenging:
-                self._to(CHALLENGE)
+                self.switch_to(CHALLENGE)
                 return True
-            if resume_clock(self.flow, t):      # leaves the menu: the clock runs
+            if self.flow.resume_clock(t):      # leaves the menu: the clock runs
                 return True
             return False
         if ch == "6":
-            self._to(GAME)
+            self.switch_to(GAME)
             return True
         if ch == "D":
             self._exit(t)
@@ -222,7 +214,7 @@ class Referee:
     def _check_key(self, ch, t):
         entry = self.check_entry
         if ch == "D":
-            self._to(MENU)
+            self.switch_to(MENU)
             return True
         if "0" <= ch <= "9":
             if not entry.lengths[0] and not entry.pending_key:
@@ -243,7 +235,7 @@ class Referee:
                 result = self.flow.lexicon.lookup(entry.words[0], n)
             except LexiconError:
                 self.flow.set_lexicon(None, "damaged")
-                self._to(MENU)
+                self.switch_to(MENU)
                 self.note = "bad_list"
                 return True
             answer = "valid" if result == VALID else ("invalid" if result == INVALID else "too_long")
@@ -255,7 +247,7 @@ class Referee:
     def _settings_key(self, ch, t):
         settings = self.flow.settings
         if ch == "D":
-            self._to(MENU)
+            self.switch_to(MENU)
             return True
         if ch == "1":
             lang = settings.get("lang", "de")
@@ -266,7 +258,7 @@ class Referee:
             i = VERDICT_CHOICES_MS.index(ms) if ms in VERDICT_CHOICES_MS else -1
             return self._set("verdict_ms", VERDICT_CHOICES_MS[(i + 1) % len(VERDICT_CHOICES_MS)])
         if ch == "3":
-            self._to(_NEW_PIN)
+            self.switch_to(NEW_PIN)
             return True
         if ch == "4":
             names = _preset_names()
@@ -311,7 +303,7 @@ class Referee:
 
     def _new_pin_key(self, ch, t):
         if ch == "D":
-            self._to(_SETTINGS)
+            self.switch_to(SETTINGS)
             return True
         if "0" <= ch <= "9":
             if len(self.digits) < _MAX_DIGITS:
@@ -323,7 +315,7 @@ class Referee:
             return True
         if ch == "#":
             ok, message = self.flow.settings.set("referee_pin", self.digits)
-            self._to(_SETTINGS if ok else _NEW_PIN)
+            self.switch_to(SETTINGS if ok else NEW_PIN)
             self.note = "saved" if ok else "rejected"
             return True
         return False
@@ -332,7 +324,7 @@ class Referee:
         # The side's time as mm:ss, typed from the right ("2530" = 25:30); * for a time
         # in overtime (shown with a minus, as the panels show it); # sets it.
         if ch == "D":
-            self._to(MENU)
+            self.switch_to(MENU)
             return True
         if "0" <= ch <= "9":
             if len(self.digits) < 4:
@@ -354,7 +346,7 @@ class Referee:
                 now_ms = side["remaining_ms"] - side["overtime_ms"]
                 target = -seconds * 1000 if self.adj_negative else seconds * 1000
                 ok = engine.adjust(t, self.adj_side, target - now_ms)
-            self._to(MENU)
+            self.switch_to(MENU)
             self.note = "done" if ok else "rejected"
             return True
         return False
@@ -427,7 +419,7 @@ class Referee:
             answer = (self.check_line + "\n").split("\n")
             return [text("menu_check")[2:], "", entry.text(0) + "_", "", answer[0], answer[1],
                     entry.legend(), text("menu_exit")]
-        if mode == _SETTINGS:
+        if mode == SETTINGS:
             settings = flow.settings
             move = self._move_ms()
             return [text("menu_settings")[2:],
@@ -437,12 +429,12 @@ class Referee:
                     text("set_preset") % settings.get("preset", "-") if _preset_names() else "",
                     text("set_move") % (move // 60000, move // 1000 % 60) if move else "",
                     note, text("menu_exit")]
-        if mode == _NEW_PIN:
+        if mode == NEW_PIN:
             return [text("set_pin")[2:], "", text("new_pin") + " " + self.digits, "", note,
                     "", "", text("menu_exit")]
-        if mode == _ADJ_SIDE:
+        if mode == ADJ_SIDE:
             return [text("menu_time")[2:], "", text("adj_side"), "", "", "", "", text("menu_exit")]
-        if mode == _ADJ_SECS:
+        if mode == ADJ_SECS:
             side = text("side_%d" % self.adj_side)
             value = int(self.digits) if self.digits else 0
             typed = "%s%02d:%02d" % ("-" if self.adj_negative else " ", value // 100, value % 100)
@@ -458,40 +450,3 @@ def _preset_names():
     except ImportError:
         return ()
     return PRESET_NAMES
-
-
-# --- the way out: what the menu's fifth line and the verdict screen offer ------------
-
-def reenter(flow, t):
-    """Take the challenge up again: the words from the count on."""
-    if not flow.engine.challenging:
-        return False
-    flow._close_referee()
-    flow.challenger = flow.engine.challenge_by()
-    flow._forget_words()
-    flow._load_entry()
-    flow._go(t, COUNT)
-    return True
-
-
-def cancel(flow, t):
-    """Cancel the challenge in progress: the clocks as before it (TSO 3.1.4)."""
-    if not flow.engine.challenging:
-        return False
-    if flow.challenger < 0:
-        flow.challenger = flow.engine.challenge_by()
-    flow._cancel(t)
-    return True
-
-
-def resume_clock(flow, t):
-    """Restart the clock of the side on turn (after a pause, a power cut, a finish
-    question left open); False if nothing is stopped."""
-    engine = flow.engine
-    if not engine.paused or engine.challenging:
-        return False
-    side = engine.on_turn
-    ok = engine.resume(t, side) if side >= 0 else engine.resume(t)
-    if ok:
-        flow._go(t, NEUTRAL)
-    return ok

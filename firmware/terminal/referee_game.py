@@ -12,17 +12,13 @@
 #                       noted after the end (3.4b): the clock of the side chosen runs
 #   6 Late clock        before the game: start a late player's clock, or their arrival (2.4)
 #
-# Each line shows only when its action is possible now.  Loaded when the menu opens
-# and dropped with the referee's modules (terminal.flow.MODE_MODULES).
+# Each line shows only when its action is possible now.  Loaded when the menu is
+# first opened.  The menu's modes are in terminal/modes.py (GAME and the questions
+# after it).
 
 from clock.corrections import reopen, switch, undo, undoable
 from clock.engine import PHASE_OVER, PHASE_PLAY, PHASE_SETUP
-from terminal import referee as R
-
-GAME = R.GAME
-END = GAME + 1          # end with or without the 5.2d excuse
-CONTINUE = GAME + 2     # whose clock runs when the game goes on
-LATE = GAME + 3         # whose late clock starts or stops
+from terminal.modes import CONTINUE, END, GAME, LATE, MENU
 
 
 def _lend_to(engine):
@@ -41,7 +37,7 @@ def key(ref, ch, t):
     engine = flow.engine
     mode = ref.mode
     if ch == "D":
-        ref._to(R.MENU if mode == GAME else GAME)
+        ref.switch_to(MENU if mode == GAME else GAME)
         return True
     if mode == GAME:
         return _game_key(ref, engine, ch, t)
@@ -69,27 +65,27 @@ def _game_key(ref, engine, ch, t):
     if ch == "3" and phase != PHASE_OVER and not engine.challenging:
         if engine.duplicate or engine.on_turn < 0:
             return _done(ref, engine.end_game(t))    # no clock to excuse
-        ref._to(END)
+        ref.switch_to(END)
         return True
     if ch == "4" and undoable(engine):
         ok = undo(engine, t)
         if ok and engine.challenging:
             # the verdict that ended the game is taken back: the challenge again
-            return R.reenter(ref.flow, t)
+            return ref.flow.reenter(t)
         return _done(ref, ok)
     if ch == "5" and phase == PHASE_OVER and engine.forfeit_side < 0:
         if engine.duplicate:
             return _done(ref, reopen(engine, t, 0))  # the next move waits for its start
-        ref._to(CONTINUE)
+        ref.switch_to(CONTINUE)
         return True
     if ch == "6" and phase == PHASE_SETUP and not engine.duplicate:
-        ref._to(LATE)
+        ref.switch_to(LATE)
         return True
     return False
 
 
 def _done(ref, ok):
-    ref._to(GAME)
+    ref.switch_to(GAME)
     ref.note = "done" if ok else "rejected"
     return True
 

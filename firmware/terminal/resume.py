@@ -4,38 +4,47 @@
 
 import struct
 
-from terminal import flow as F
-from terminal.persist import (MAX_TILES, MAX_WORDS, VERSION, WAIT_REASONS, _ACCEPTABLE,
-                              _BY_REFEREE, _GAME_OVER, _HEAD, _HEAD_1, _LOST_TURN, _VERDICT,
-                              _WITHDRAWN, _list_crc)
+from terminal.persist import (ACCEPTABLE, BY_REFEREE, GAME_OVER, HEAD, HEAD_1, LOST_TURN,
+                              MAX_TILES, MAX_WORDS, SHOWN, VERSION, WAIT_REASONS, WITHDRAWN,
+                              list_crc)
+from terminal.states import CONFIRM, COUNT, ENTRY, NEUTRAL, READY, REFEREE_WAIT, VERDICT
 
 # the steps that come back as they were (with the engine still challenging)
-CHALLENGE_STEPS = (F.COUNT, F.ENTRY, F.CONFIRM, F.READY, F.REFEREE_WAIT)
+CHALLENGE_STEPS = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 
 
-def _decode(data):
-    """The head's values, the record's seq as v[12] (0 in version 1) and the head's
-    size as v[13]; None if data is not a sound terminal part."""
+class Saved:
+    """The terminal's part as read back: the head's fields by name, and where the
+    words' tiles start in the data (tiles_at; word i has lengths[i] of them)."""
+
+    def __init__(self, v, tiles_at):
+        (_, self.state, self.challenger, self.count, self.current, reason, self.flags,
+         self.penalty, self.runs, self.count_without_list, self.list_crc,
+         self.lengths) = v[:12]
+        self.wait_reason = WAIT_REASONS[reason]
+        self.seq = v[12] if len(v) > 12 else 0      # version 1 has none
+        self.tiles_at = tiles_at
+
+
+def decode(data):
+    """The Saved part in `data`, or None if data is empty or no sound terminal part."""
     if not data:
         return None
-    head = _HEAD if data[0] == VERSION else _HEAD_1 if data[0] == 1 else None
+    head = HEAD if data[0] == VERSION else HEAD_1 if data[0] == 1 else None
     if head is None or len(data) < struct.calcsize(head):
         return None
     v = struct.unpack_from(head, data)
-    if head is _HEAD_1:
-        v += (0,)
-    v += (struct.calcsize(head),)
     if v[3] > MAX_WORDS or v[4] >= MAX_WORDS or v[5] >= len(WAIT_REASONS):
         return None
-    lengths = v[11]
+    tiles_at = struct.calcsize(head)
     total = 0
-    for n in lengths:
+    for n in v[11]:
         if n > MAX_TILES:
             return None
         total += n
-    if v[13] + total != len(data):
+    if tiles_at + total != len(data):
         return None
-    return v
+    return Saved(v, tiles_at)
 
 
 def restore(flow, data, t):
@@ -44,11 +53,11 @@ def restore(flow, data, t):
     at the word count, when the words cannot be read back), a verdict the engine
     has applied comes back on screen; anything else is the neutral screen."""
     engine = flow.engine
-    v = _decode(data) if data else None
-    state = v[1] if v is not None else F.NEUTRAL
+    saved = decode(data) if data else None
+    state = saved.state if saved is not None else NEUTRAL
     if engine.challenging:
         flow.challenger = engine.challenge_by()
-        seq = v[12] if v is not None else 0
+        seq = saved.seq if saved is not None else 0
         if _replayed(flow, seq, t):
             return flow.state
         if seq:
@@ -56,40 +65,42 @@ def restore(flow, data, t):
         else:
             flow.reserve_log_seq()
         if state not in CHALLENGE_STEPS:
-            state = F.COUNT         # a challenge without its step: the count again
-        flow._load_entry()
-        count, words_ok = _words(flow, v, data)
-        if state != F.COUNT and not count:
-            state = F.COUNT
-        elif state in (F.ENTRY, F.CONFIRM, F.READY) and not words_ok:
+            state = COUNT           # a challenge without its step: the count again
+        flow.load_entry()
+        count, words_ok = _words(flow, saved, data)
+        if state != COUNT and not count:
+            state = COUNT
+        elif state in (ENTRY, CONFIRM, READY) and not words_ok:
             if flow.lexicon is None:
                 # typed words but the list is gone now: the referee decides
                 flow.count_without_list = count
                 flow.wait_reason = "bad_list" if flow.problem == "damaged" else "no_list"
-                state = F.REFEREE_WAIT
+                state = REFEREE_WAIT
             else:
-                state = F.COUNT     # another list: the words must be typed again
-        elif state == F.REFEREE_WAIT:
-            flow.wait_reason = WAIT_REASONS[v[5]] or "referee_decides"
-            flow.count_without_list = v[9] or count     # what the verdict counts
-        if state == F.COUNT and flow.entry is not None:
+                state = COUNT       # another list: the words must be typed again
+        elif state == REFEREE_WAIT:
+            flow.wait_reason = saved.wait_reason or "referee_decides"
+            # what the verdict counts
+            flow.count_without_list = saved.count_without_list or count
+        if state == COUNT and flow.entry is not None:
             flow.entry.wipe()
         flow.page = 0
-        flow._go(t, state)
+        flow.go(t, state)
         return state
-    if state == F.VERDICT and v[6] & _VERDICT:
+    if state == VERDICT and saved.flags & SHOWN:
         from clock.engine import Outcome
 
-        flags = v[6]
-        flow.challenger = v[2]
-        flow.verdict = bool(flags & _ACCEPTABLE)
-        flow.verdict_by = "referee" if flags & _BY_REFEREE else "list"
-        flow.outcome = Outcome(bool(flags & _WITHDRAWN), v[2] if v[7] else -1, v[7],
-                               bool(flags & _LOST_TURN), v[8], bool(flags & _GAME_OVER))
-        flow._go(t, F.VERDICT)
+        flags = saved.flags
+        flow.challenger = saved.challenger
+        flow.verdict = bool(flags & ACCEPTABLE)
+        flow.verdict_by = "referee" if flags & BY_REFEREE else "list"
+        flow.outcome = Outcome(bool(flags & WITHDRAWN),
+                               saved.challenger if saved.penalty else -1, saved.penalty,
+                               bool(flags & LOST_TURN), saved.runs, bool(flags & GAME_OVER))
+        flow.go(t, VERDICT)
         flow.guard_t = t
-        return F.VERDICT
-    return F.NEUTRAL
+        return VERDICT
+    return NEUTRAL
 
 
 def _replayed(flow, seq, t):
@@ -102,25 +113,25 @@ def _replayed(flow, seq, t):
     record = log.find(seq)
     if record is None:
         return False
-    flow._load_entry()
+    flow.load_entry()
     flow.log_seq = seq
     flow.replay(t, record)
     flow.engine.pause(t)
     return True
 
 
-def _words(flow, v, data):
+def _words(flow, saved, data):
     """(declared count, whether the saved words were put back into the entry)."""
-    if v is None:
+    if saved is None:
         return 0, False
-    count = v[3]
+    count = saved.count
     entry = flow.entry
-    if not count or entry is None or v[10] != _list_crc(flow):
+    if not count or entry is None or saved.list_crc != list_crc(flow):
         return count, False
     ntiles = len(flow.keymap.tiles)
-    data_at = v[13]
+    data_at = saved.tiles_at
     entry.begin(count)
-    lengths = v[11]
+    lengths = saved.lengths
     for i in range(count):
         n = lengths[i]
         word = entry.words[i]
@@ -132,5 +143,5 @@ def _words(flow, v, data):
             word[j] = tile
         entry.lengths[i] = n
         data_at += n
-    entry.current = v[4] if v[4] < count else count - 1
+    entry.current = saved.current if saved.current < count else count - 1
     return count, True

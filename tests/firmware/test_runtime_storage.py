@@ -133,7 +133,7 @@ def _file_lines(path="logs/games.jsonl"):
 
 
 def _idle_screen(rig):
-    rig.dev.flow._render()
+    rig.dev.flow.render()
     return rig.screen()
 
 

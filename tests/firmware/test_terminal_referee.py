@@ -316,18 +316,21 @@ def test_late_clocks_from_the_game_menu():
     assert _kinds(rig) == ["late", "arrive"]
 
 
-def test_the_game_menu_and_the_corrections_leave_ram_with_the_referee():
-    import sys
+def test_leaving_the_game_menu_lets_the_referee_and_its_question_go():
+    from terminal.modes import END
 
     rig = Rig()
     rig.play_a_move()
     _game_menu(rig)
     rig.keys("3")                          # the end question
-    assert "terminal.referee_game" in sys.modules and "clock.corrections" in sys.modules
-    rig.keys("DDD")
-    assert rig.flow.state == F.NEUTRAL
-    for name in ("terminal.referee_game", "clock.corrections", "terminal.referee"):
-        assert name not in sys.modules, name
+    referee = rig.flow.referee
+    assert referee.mode == END
+    rig.keys("D")                          # back to the game menu, then the menu, then out
+    assert referee.mode == R.GAME
+    rig.keys("DD")
+    assert rig.flow.state == F.NEUTRAL and rig.flow.referee is None
+    assert referee.flow is None            # the menu holds nothing of the flow any more
+    assert rig.engine.phase == 1           # no question answered: the game goes on
 
 
 def test_a_duplicate_games_move_time_in_the_settings():
