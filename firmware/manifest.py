@@ -72,3 +72,5 @@ for _entry in sorted(os.listdir(".")):
 
 module("hwconfig.py", base_path=_pin_map(options.pins))
 module("ssd1306.py", base_path=os.path.join("..", "build", "drivers"))
+# micropython-lib's MQTT client (PyPI micropython-umqtt.simple 1.3.4), the hall's publisher
+module("umqtt/simple.py", base_path=os.path.join("..", "build", "drivers"))

@@ -159,6 +159,9 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
 
         selftest.run(board, clock)
     dev = build(clock, board)
+    from app import hall
+
+    extra = tuple(extra) + hall.start(dev, clock)     # publishing to the hall, if set up
     gc.collect()
     server = link_task(dev, clock, sys.stdin.buffer, sys.stdout.buffer) if link else None
     def on_hang(now):

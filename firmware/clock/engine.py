@@ -156,6 +156,7 @@ class Engine:
         self.hold_side = -1
         self.accepted = False  # the last play stands: accepted, its window over, or judged acceptable
         self.forfeit_side = -1
+        self.last_challenge = None  # (challenger, Outcome) of this game's last verdict (the hall)
         self.forfeit_reason = _REASON_NONE
         self._limit_reason = _REASON_NONE
         self._undo = b""  # kind byte + snapshot before the last end, accept or forfeit
@@ -625,8 +626,10 @@ class Engine:
             if runs >= 0:
                 self._start(runs, t)
         self._refresh(t)
-        return Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn, runs,
-                       game_over)
+        outcome = Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn,
+                          runs, game_over)
+        self.last_challenge = (challenger, outcome)
+        return outcome
 
     def finish(self, t, side):
         _check_side(side)
