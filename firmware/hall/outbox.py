@@ -56,7 +56,7 @@ class ResultStore:
         try:
             self._nvs.set_blob(KEY, json.dumps({"boot": self.boot, "game": self.game,
                                                 "played": self.played,
-                                                "res": self.results}))
+                                                "res": self.results}).encode())
             self._nvs.commit()
         except Exception:
             self.failures += 1
