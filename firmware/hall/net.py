@@ -171,6 +171,10 @@ class Net:
         from umqtt.simple import MQTTClient
 
         client = MQTTClient(self.client_id, self.host, self.port, keepalive=_KEEPALIVE_S)
+        # The clock subscribes to nothing: whatever a broker sends it anyway (amqtt was
+        # seen to, to clocks that connected at the same moment) is read and dropped,
+        # never taken for the acknowledgement being waited for.
+        client.set_callback(_ignore)
         try:
             client.connect()
             client.sock.settimeout(_IO_TIMEOUT_S)
@@ -190,3 +194,7 @@ class Net:
             except Exception:
                 pass
         return None
+
+
+def _ignore(topic, msg):
+    pass
