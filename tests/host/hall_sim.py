@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +16,51 @@ import urllib.request
 from pathlib import Path
 
 from tests.host.hall_helpers import EVENT, HANG_S, KEY, REPO, free_port, wait_for
+
+MOSQUITTO = os.environ.get("TILECLOCK_MOSQUITTO") or shutil.which("mosquitto") \
+    or "/usr/sbin/mosquitto"
+
+
+class Mosquitto:
+    """A real Mosquitto on a free port of 127.0.0.1 with its own configuration, nothing
+    kept (as tests/host/test_hall_mosquitto.py runs it); start() again after stop() is a
+    broker restart on the same port."""
+
+    def __init__(self, folder: Path, port: int | None = None):
+        self.port = port or free_port()
+        self.conf = folder / "mosquitto.conf"
+        self.conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                             "log_dest stderr\nmax_queued_messages 10000\n" % self.port)
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+        wait_for(lambda: _accepts(self.port) or self.proc.poll() is not None,
+                 "mosquitto listening")
+        if self.proc.poll() is not None:
+            raise RuntimeError("mosquitto did not start: %s" % self.proc.communicate()[1])
+        return self
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+def _accepts(port: int) -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
 
 
 class SimClocks:
@@ -99,10 +144,17 @@ class SimClocks:
     def wifi(self, clock: int, up: bool):
         return self.post(clock, "wifi", {"up": up})
 
-    def terminal(self, clock: int) -> str:
-        with urllib.request.urlopen("%s/clock/%d/api/panel/terminal.txt" % (self.url, clock),
+    def state(self, clock: int) -> dict:
+        with urllib.request.urlopen("%s/clock/%d/api/state" % (self.url, clock),
                                     timeout=30) as r:
-            return r.read().decode()
+            return json.loads(r.read())
+
+    def shows(self, clock: int, text: str) -> bool:
+        """The clock's terminal shows `text` on one of its lines (its small font, read
+        back by tests/host/sim_helpers.panel_lines)."""
+        from tests.host.sim_helpers import panel_lines
+
+        return any(text in line for line in panel_lines(self.state(clock)["panels"]["terminal"]))
 
     def finish_game(self, clock: int, log=None):
         """A whole short game on `clock`, through its buttons and keypad: right starts it
@@ -111,12 +163,12 @@ class SimClocks:
         self.press(clock, "right")
         time.sleep(0.3)
         self.button(clock, "pause", True)
-        wait_for(lambda: "Game over?" in self.terminal(clock),
+        wait_for(lambda: self.shows(clock, "Game over?"),
                  "clock %d asking whether that was the last move" % clock)
         self.button(clock, "pause", False)
         self.key(clock, "#")
-        wait_for(lambda: "C Accept" in self.terminal(clock), "clock %d offering C" % clock)
+        wait_for(lambda: self.shows(clock, "C Accept"), "clock %d offering C" % clock)
         self.key(clock, "C")
-        wait_for(lambda: "Accept the play" in self.terminal(clock),
+        wait_for(lambda: self.shows(clock, "Accept the play"),
                  "clock %d asking to accept the final play" % clock)
         self.key(clock, "#")

@@ -7,11 +7,12 @@ raises the alert."""
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.host.hall_helpers import Hall, wait_for
-from tests.host.hall_sim import SimClocks
+from tests.host.hall_sim import MOSQUITTO, Mosquitto, SimClocks
 
 
 def _live(hall, n):
@@ -74,22 +75,17 @@ def test_three_simulated_clocks_through_the_embedded_broker(tmp_path):
     assert "Traceback" not in err, err
 
 
+@pytest.mark.skipif(not Path(MOSQUITTO).exists(),
+                    reason="Mosquitto is not installed (python -m tests installs it as root)")
 def test_three_simulated_clocks_through_mosquitto(tmp_path):
-    from tests.host import test_hall_mosquitto as mq
-
-    if not hasattr(mq, "mosquitto"):
-        pytest.skip("Mosquitto is not installed")
-    gen = mq.mosquitto.__wrapped__(tmp_path) if hasattr(mq.mosquitto, "__wrapped__") else None
-    if gen is None:
-        pytest.skip("no Mosquitto fixture")
-    port = next(gen)
+    broker = Mosquitto(tmp_path).start()
     try:
-        broker = "mqtt://127.0.0.1:%d" % port
-        hall = Hall(tmp_path / "hall", broker=broker)
+        url = "mqtt://127.0.0.1:%d" % broker.port
+        hall = Hall(tmp_path / "hall", broker=url)
         try:
-            _scenario(tmp_path, hall, broker)
+            _scenario(tmp_path, hall, url)
         finally:
             err = hall.stop()
         assert "Traceback" not in err, err
     finally:
-        next(gen, None)
+        broker.stop()
