@@ -105,11 +105,12 @@ def hall_config(tmp: Path, port: int) -> Path:
     return path
 
 
-def hall_figures(proc) -> tuple[str, int, int, int]:
-    """(status, messages acknowledged, connections, failures) of the hall's publisher."""
+def hall_figures(proc) -> tuple[str, int, int, int, str]:
+    """(status, messages acknowledged, connections, failures, the last error) of the
+    hall's publisher."""
     n = [line.split() for line in proc.stdout.splitlines() if line.startswith("N ")]
     assert n, proc.stdout[-1000:]
-    return n[0][1], int(n[0][2]), int(n[0][3]), int(n[0][4])
+    return n[0][1], int(n[0][2]), int(n[0][3]), int(n[0][4]), n[0][5]
 
 
 def play(target: str, tmp: Path, bits: int = 32, heap: list[str] | None = None,

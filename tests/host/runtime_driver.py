@@ -416,7 +416,8 @@ def memory(steps, timed_display=False):
             time.sleep_ms(10)
         hall.step(clock.ticks_ms())
         i = hall.info()
-        print("N %s %d %d %d" % (i["status"], i["sent"], i["connects"], i["failures"]))
+        print("N %s %d %d %d %s" % (i["status"], i["sent"], i["connects"], i["failures"],
+                                    i["error"].replace(" ", "_") or "-"))
     if timed_display:
         print("P " + " ".join(str(t) for t in p.presses))
 

@@ -41,11 +41,11 @@ def test_s3_game_with_wifi_and_the_hall_publishing(tmp_path):
     finally:
         sink.close()
     f = figures(proc)
-    status, sent, connects, failures = hall_figures(proc)
+    status, sent, connects, failures, error = hall_figures(proc)
     print("\n" + report("s3, 32-bit, the hall publishing", f))
     print("hall: %s, %d messages acknowledged, %d connections, %d failures; the broker "
           "got %s" % (status, sent, connects, failures, dict(sink.topics)))
-    assert status == "up" and connects == 1 and failures == 0
+    assert status == "up" and connects == 1 and failures == 0, error
     assert sink.topics["tileclock/memtest/12/state"] >= 10 and sent >= 10
     assert f.heap <= HEAP_MAX
     assert f.peak < HEAP_MAX // 4
