@@ -156,19 +156,30 @@ class SimClocks:
 
         return any(text in line for line in panel_lines(self.state(clock)["panels"]["terminal"]))
 
-    def finish_game(self, clock: int, log=None):
+    def hold_key(self, clock: int, key: str, until, what: str):
+        """A key held until its effect shows (a busy machine may let a short press pass
+        between two of the keypad's scans), then let go."""
+        self.post(clock, "key", {"key": key, "down": True})
+        try:
+            wait_for(until, what)
+        finally:
+            self.post(clock, "key", {"key": key, "down": False})
+
+    def finish_game(self, clock: int):
         """A whole short game on `clock`, through its buttons and keypad: right starts it
         (left on turn), left stops its clock with the pause switch held (the last move,
         TSO 5.1b i) and confirms with #, right accepts the final play (C, then #)."""
         self.press(clock, "right")
         time.sleep(0.3)
         self.button(clock, "pause", True)
-        wait_for(lambda: self.shows(clock, "Game over?"),
-                 "clock %d asking whether that was the last move" % clock)
-        self.button(clock, "pause", False)
-        self.key(clock, "#")
-        wait_for(lambda: self.shows(clock, "C Accept"), "clock %d offering C" % clock)
-        self.key(clock, "C")
-        wait_for(lambda: self.shows(clock, "Accept the play"),
-                 "clock %d asking to accept the final play" % clock)
-        self.key(clock, "#")
+        try:
+            wait_for(lambda: self.shows(clock, "Game over?"),
+                     "clock %d asking whether that was the last move" % clock)
+        finally:
+            self.button(clock, "pause", False)
+        self.hold_key(clock, "#", lambda: self.shows(clock, "C Accept"),
+                      "clock %d offering C" % clock)
+        self.hold_key(clock, "C", lambda: self.shows(clock, "Accept the play"),
+                      "clock %d asking to accept the final play" % clock)
+        self.hold_key(clock, "#", lambda: self.shows(clock, "END"),
+                      "clock %d showing the game's end" % clock)
