@@ -27,7 +27,10 @@ class Mosquitto:
     broker restart on the same port."""
 
     def __init__(self, folder: Path, port: int | None = None):
-        self.port = port or free_port()
+        # below Linux's ephemeral ports (32768-60999): while the broker is down for a
+        # restart, a client trying again could otherwise be given its port as its own
+        # and connect to itself, and the broker could not listen there again
+        self.port = port or _free_port_below(32768)
         self.conf = folder / "mosquitto.conf"
         self.conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
                              "log_dest stderr\nmax_queued_messages 10000\n" % self.port)
@@ -51,6 +54,21 @@ class Mosquitto:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+
+
+def _free_port_below(limit: int) -> int:
+    import random
+    import socket
+
+    for _ in range(1000):
+        port = random.randrange(20000, limit)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    return free_port()
 
 
 def _accepts(port: int) -> bool:
