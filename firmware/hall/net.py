@@ -51,10 +51,22 @@ class Net:
         self.error = ""            # the last failure
         self.running = False
         self.alive = False         # the thread runs (False again once it ended)
+        self._network = None       # the modules the thread uses (start())
+        self._client_class = None
 
     # -- the clock's side -------------------------------------------------------------
 
     def start(self):
+        # Imported here, by the caller: the thread itself touches no file (on a port
+        # without the interpreter lock, the unix port of the simulator, an import from
+        # the filesystem beside the main thread's would race on it)
+        import network
+        from umqtt.simple import MQTTClient
+
+        self._network = network
+        self._client_class = MQTTClient
+        if self._wlan is None:
+            self._wlan = network.WLAN(network.STA_IF)
         self.running = True
         self.alive = True
         try:
@@ -106,11 +118,8 @@ class Net:
             self.alive = False
 
     def _loop(self):
-        import network
-
+        network = self._network
         wlan = self._wlan
-        if wlan is None:
-            wlan = self._wlan = network.WLAN(network.STA_IF)
         wlan.active(True)
         client = None
         wifi_at = None
@@ -168,9 +177,7 @@ class Net:
                 self._answer = False
 
     def _connect(self):
-        from umqtt.simple import MQTTClient
-
-        client = MQTTClient(self.client_id, self.host, self.port, keepalive=_KEEPALIVE_S)
+        client = self._client_class(self.client_id, self.host, self.port, keepalive=_KEEPALIVE_S)
         # The clock subscribes to nothing: whatever a broker sends it anyway (amqtt was
         # seen to, to clocks that connected at the same moment) is read and dropped,
         # never taken for the acknowledgement being waited for.
