@@ -35,7 +35,7 @@ from host_tools import targets as targets_mod
 
 BLOCK_SIZE = 4096
 SOURCE_ONLY = ("main.py", "boot.py")
-DRIVERS = ("ssd1306",)
+DRIVERS = ("ssd1306", "umqtt/simple")   # host_tools/drivers.py: the display, the hall's MQTT client
 # The firmware slots on the filesystem (firmware/boot.py reads the same names).
 FW_DIR = "fw"
 SLOT_FILE = FW_DIR + "/slot"
