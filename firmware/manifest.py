@@ -30,7 +30,12 @@
 
 import os
 
-options.defaults(pins="hwconfig.py")
+options.defaults(pins="hwconfig.py", hall=True)
+
+# The hall's publisher (docs/hall.md, The clock's side): the network thread, the outbox
+# and the device's task, and the MQTT client.  An image without the hall (the lean
+# target: boards/TILECLOCK_WROOM, whose heap has no room for it) leaves them out.
+HALL_ONLY = ("app/hall.py", "hall/net.py", "hall/outbox.py")
 
 metadata(description="Tileclock: tournament clock and challenge terminal firmware.",
          version="0.1.0")
@@ -65,10 +70,22 @@ for _entry in sorted(os.listdir(".")):
     if _entry.startswith("."):
         continue                    # an editor's or a tool's file, not the firmware's
     if os.path.isfile(os.path.join(_entry, "__init__.py")):
-        package(_entry)
+        if options.hall:
+            package(_entry)
+        else:
+            _files = []
+            for _dir, _, _names in os.walk(_entry):
+                for _name in _names:
+                    _rel = os.path.relpath(os.path.join(_dir, _name), ".").replace(os.sep, "/")
+                    if _name.endswith(".py") and _rel not in HALL_ONLY:
+                        _files.append(_rel[len(_entry) + 1:])
+            package(_entry, files=sorted(_files))
     elif (_entry.endswith(".py") and _entry not in _HOST_ONLY
           and not _entry.startswith("hwconfig")):
         module(_entry)
 
 module("hwconfig.py", base_path=_pin_map(options.pins))
 module("ssd1306.py", base_path=os.path.join("..", "build", "drivers"))
+# micropython-lib's MQTT client (PyPI micropython-umqtt.simple 1.3.4), the hall's publisher
+if options.hall:
+    module("umqtt/simple.py", base_path=os.path.join("..", "build", "drivers"))

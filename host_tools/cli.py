@@ -346,9 +346,36 @@ def unknown_keys(changes: dict, known) -> list[str]:
     return out
 
 
+SECRET_FROM_FILE = ("hall_key", "wifi_password")
+
+
+def secrets_from_files(items: list[str]) -> list[str]:
+    """hall_key=@FILE (and wifi_password=@FILE): the value is the file's first line, so
+    that it stays out of the shell's history and of `ps`."""
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if sep and key in SECRET_FROM_FILE and value.startswith("@"):
+            try:
+                lines = Path(value[1:]).read_text(encoding="utf-8").splitlines()
+            except OSError as e:
+                raise SystemExit("clockctl: %s: cannot read %s (%s); nothing was changed"
+                                 % (key, value[1:], e.strerror or e))
+            if not lines or not lines[0].strip():
+                raise SystemExit("clockctl: %s: %s is empty; nothing was changed"
+                                 % (key, value[1:]))
+            item = key + "=" + lines[0].strip()
+        out.append(item)
+    return out
+
+
 def cmd_config(args) -> int:
+    args.set = secrets_from_files(args.set or [])
     changes = parse_assignments(args.set or [])
     raw = dict(item.split("=", 1) for item in args.set or [])
+    for key in SECRET_FROM_FILE:
+        if key in changes:
+            changes[key] = raw[key]       # always text (a key of digits stays text)
     if args.force and args.next_game:
         raise SystemExit("clockctl: --force and --next-game exclude each other")
     if "preset_edits" in changes and not isinstance(changes["preset_edits"], dict):
@@ -864,7 +891,9 @@ def build_parser() -> argparse.ArgumentParser:
     devices_opts(sp)
     sp.set_defaults(func=cmd_flash_lexicon)
 
-    sp = sub.add_parser("config", help="show or change settings (key=value ...)")
+    sp = sub.add_parser("config", help="show or change settings (key=value ...; the hall's: "
+                        "wifi_ssid, wifi_password, hall=mqtt://HOST:PORT, event, "
+                        "hall_key=@FILE)")
     sp.add_argument("set", nargs="*", metavar="KEY=VALUE")
     sp.add_argument("--show", action="store_true", help="print the whole configuration")
     sp.add_argument("--next-game", action="store_true",

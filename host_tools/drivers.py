@@ -41,10 +41,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PYPI_SIMPLE = "https://pypi.org/simple"
 
-# module name -> (PyPI project, version, member inside the sdist, SHA-256 of the sdist)
+# module path without .py -> (PyPI project, version, member inside the sdist, SHA-256 of
+# the sdist).  umqtt/simple: micropython-lib's MQTT client (micropython-lib
+# micropython/umqtt.simple, published to PyPI by micropython-lib as
+# micropython-umqtt.simple), the clock's publisher to the hall (firmware/hall/net.py);
+# imported as umqtt.simple (a package without __init__.py, as micropython-lib ships it).
 DRIVERS = {
     "ssd1306": ("micropython-ssd1306", "0.3", "ssd1306.py",
                 "d00cae1ff680e6ae504e258e700f002874b0d924b1a604253b6ea63144b58289"),
+    "umqtt/simple": ("micropython-umqtt.simple", "1.3.4", "umqtt/simple.py",
+                     "b6a2520239e3992c63a7de9370ee9b3d9d27819a90359c521f1c0f7ccab8d12f"),
 }
 
 
@@ -160,7 +166,7 @@ def download(project: str, version: str, sha256: str) -> bytes:
 
 
 def driver_path(name: str) -> Path:
-    """The cached driver module `name` (e.g. "ssd1306"), fetched once."""
+    """The cached driver module `name` (e.g. "ssd1306", "umqtt/simple"), fetched once."""
     project, version, member, sha256 = DRIVERS[name]
     target = cache_dir() / (name + ".py")
     stamp = cache_dir() / (name + ".version")
@@ -168,7 +174,8 @@ def driver_path(name: str) -> Path:
         return target
     data = download(project, version, sha256)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        wanted = [m for m in tar.getmembers() if m.name.endswith("/" + member) and m.isfile()]
+        wanted = [m for m in tar.getmembers()
+                  if m.name.split("/", 1)[-1] == member and m.isfile()]
         if not wanted:
             raise DriverError("%s has no %s" % (project, member))
         source = tar.extractfile(wanted[0]).read()

@@ -35,7 +35,7 @@ from host_tools import targets as targets_mod
 
 BLOCK_SIZE = 4096
 SOURCE_ONLY = ("main.py", "boot.py")
-DRIVERS = ("ssd1306",)
+DRIVERS = ("ssd1306", "umqtt/simple")   # host_tools/drivers.py: the display, the hall's MQTT client
 # The firmware slots on the filesystem (firmware/boot.py reads the same names).
 FW_DIR = "fw"
 SLOT_FILE = FW_DIR + "/slot"
@@ -141,7 +141,14 @@ def frozen_names(target: str = "wroom", firmware_dir: Path | None = None,
     names = set(firmware_sources(target, firmware_dir))
     names.update(name for name in SOURCE_ONLY if (firmware_dir / name).is_file())
     names.update(name + ".py" for name in drivers)
+    if not targets_mod.target(target).get("hall", True):
+        names -= set(HALL_ONLY)          # the image leaves the hall's publisher out
     return sorted(names)
+
+
+# The hall's publisher and its MQTT client: left out of an image without the hall
+# (firmware/manifest.py, option hall)
+HALL_ONLY = ("app/hall.py", "hall/net.py", "hall/outbox.py", "umqtt/simple.py")
 
 
 def source_files(firmware_dir: Path | None = None) -> dict[str, bytes]:

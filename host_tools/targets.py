@@ -33,6 +33,7 @@ TARGETS = {
         "psram": True,              # the MicroPython heap lives in PSRAM
         "code": "littlefs",         # firmware .mpy files in the filesystem, loaded into the heap
         "hwconfig": "hwconfig.py",  # firmware/ file that becomes hwconfig on the device
+        "hall": True,               # publishes to the hall (docs/hall.md)
         "link": "usb-cdc",          # native USB: no UART baud limit
         "stubs": "micropython-esp32-esp32_generic_s3-stubs",
         # The stock images this target accepts, by the board name in their banner
@@ -69,6 +70,7 @@ TARGETS = {
         "psram": False,
         "code": "frozen",           # the firmware frozen into the image, run from flash
         "hwconfig": "hwconfig_wroom.py",
+        "hall": False,              # no room for the hall's publisher (docs/hall.md, Memory)
         "link": "uart",             # the USB-UART bridge on UART0
         "baud": 115200,
         "stubs": "micropython-esp32-esp32_generic-stubs",

@@ -303,7 +303,7 @@ def _frozen_inputs() -> list[Path]:
     files = [UNIX_MANIFEST, REPO / "boards" / "TILECLOCK_WROOM" / "manifest.py"]
     files += sorted(p for p in FIRMWARE.rglob("*")
                     if p.is_file() and "__pycache__" not in p.parts)
-    files += sorted(driver_dir().glob("*.py")) + list(HARNESS)
+    files += sorted(driver_dir().rglob("*.py")) + list(HARNESS)
     return files
 
 

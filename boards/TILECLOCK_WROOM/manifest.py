@@ -6,4 +6,6 @@
 # 32-bit unix port (tests/unix_manifest.py).
 
 include("$(PORT_DIR)/boards/manifest.py")
-include("../../firmware/manifest.py", pins="hwconfig_wroom.py")
+# Without the hall's publisher: the game leaves no room for it in the lean target's heap
+# (docs/hall.md, Memory).
+include("../../firmware/manifest.py", pins="hwconfig_wroom.py", hall=False)

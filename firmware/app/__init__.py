@@ -64,6 +64,19 @@ def flow_factory(config):
     return make
 
 
+def hall_tasks(dev, clock):
+    """The hall's task (app/hall.py) when the clock is set up to publish, else (): a clock
+    without the settings never loads it, and an image without the hall (the lean
+    target's, docs/hall.md) has no app.hall."""
+    if not dev.config.get("hall"):
+        return ()
+    try:
+        from app import hall
+    except ImportError:
+        return ()
+    return hall.start(dev, clock)
+
+
 def reset_cause():
     """"watchdog" after a watchdog reset, "sleep" after waking from deep sleep (the
     battery was empty), else ""."""
@@ -160,6 +173,7 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
 
         selftest.run(board, clock, cause=hal_power.wake_cause())
     dev = build(clock, board)
+    extra = tuple(extra) + hall_tasks(dev, clock)     # publishing to the hall, if set up
     gc.collect()
     server = link_task(dev, clock, sys.stdin.buffer, sys.stdout.buffer) if link else None
     def on_hang(now):

@@ -122,6 +122,9 @@ class Device:
         self.sleep_screen = None     # the terminal's message until then
         self._finish_side = -1       # the pause switch is down after stopping this side
         self._wake_press = False     # the pause press that woke the device: not a pause
+        self.key_hook = None         # (ch, t) -> True if taken, before the terminal (app/hall.py)
+        self.referee_called = False  # the idle screen says so (the hall's referee key)
+        self.hall = None             # app.hall.Hall when the clock publishes to a hall
         # Sinks bound once: the hot path creates no bound methods.
         self._on_button = self.on_button
         self._on_key = self.on_key
@@ -259,6 +262,8 @@ class Device:
             return
         self.events += 1
         self._awake_t = t
+        if self.key_hook is not None and self.key_hook(ch, t):
+            return
         if self.flow is not None:
             self.flow.key(ch, t)
             # saved before the next key is taken (a cut a moment later keeps it)
@@ -544,11 +549,15 @@ class Device:
             note = self.label("config_bad")
         elif self.preset_pending:
             note = self.label("preset_next") % self.config.get("preset")
+        elif self.referee_called:
+            note = self.label("referee_called")
         else:
             note = ""
         self.status = note
         if self.flow is not None:
             self.flow.set_status(self._battery_text(), note, mark)
+
+    status_changed = _update_status
 
     def _battery_text(self):
         battery = self.board.battery

@@ -33,6 +33,8 @@ class Services:
                 # a storage fault ("", "log_full", "not_saving") and what it cost so far
                 "storage": d.storage, "lines_lost": d.lines_lost,
                 "save_failures": d.save_failures,
+                # the hall (docs/hall.md): network status, messages sent, results waiting
+                "hall": d.hall.info() if d.hall is not None else None,
                 # the game's clock as the device counts it: ms charged to each side
                 # up to `ticks` (what a host can check the accounting against)
                 "clock": {"ticks": now, "used_ms": [e.used_ms(0, now), e.used_ms(1, now)],
@@ -40,7 +42,8 @@ class Services:
                           "challenging": e.challenging}}
 
     def get_config(self):
-        return dict(self.device.config.values)
+        # the Wi-Fi password and the event's key only as "(set)": they go in, never out
+        return self.device.config.masked()
 
     def config_conflict(self, changes):
         """"" or why `changes` would alter what the running game needs (its preset):

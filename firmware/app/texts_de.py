@@ -36,4 +36,5 @@ log_full Protokoll voll
 not_saving Keine Sicherung
 mark_log_full LOG!
 mark_not_saving SAVE
+referee_called Schiri gerufen
 """

@@ -36,4 +36,5 @@ log_full Log full
 not_saving Not saving
 mark_log_full LOG!
 mark_not_saving SAVE
+referee_called Referee called
 """

@@ -36,4 +36,5 @@ log_full Logg full
 not_saving Lagrer ikke
 mark_log_full LOG!
 mark_not_saving SAVE
+referee_called Dommer tilkalt
 """

@@ -36,4 +36,5 @@ log_full Dziennik pełny
 not_saving Nie zapisuje
 mark_log_full LOG!
 mark_not_saving SAVE
+referee_called Sędzia wezwany
 """

@@ -74,6 +74,7 @@ class ClockCore:
         self.hold_side = -1
         self.accepted = False  # the last play stands: accepted, its window over, or judged acceptable
         self.forfeit_side = -1
+        self.last_challenge = None  # (challenger, Outcome) of this game's last verdict (the hall)
         self.forfeit_reason = REASON_NONE
         self.moves = 0  # moves started (a duplicate game; 0 in a game on two clocks)
         self.state = ClockState(now)

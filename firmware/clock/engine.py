@@ -329,8 +329,10 @@ class Engine(ClockCore):
             if runs >= 0:
                 state.start(runs, t)
         self.refresh(t)
-        return Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn, runs,
-                       game_over)
+        outcome = Outcome(not acceptable, challenger if penalty else -1, penalty, lost_turn,
+                          runs, game_over)
+        self.last_challenge = (challenger, outcome)
+        return outcome
 
     def finish(self, t, side):
         check_side(side)

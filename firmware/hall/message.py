@@ -192,14 +192,19 @@ def result_fields(game, scores, engine_result):
     """A result message's fields: game (the clock's number of the game, the same in
     every sending of its result), scores [left, right] as the players confirmed them
     from their sheets, and the engine's result (clock/engine.py result()) for the times
-    and the penalties the clock applied; final = score - penalties."""
+    and the penalties the clock applied; final = score - penalties.  scores None: not
+    entered yet (score and final null; the clock sends the result again, the same game,
+    once they are)."""
     sides = engine_result["sides"]
-    final = []
-    for side in (0, 1):
-        final.append(scores[side] - sides[side]["penalty_points"])
+    final = None
+    if scores is not None:
+        final = []
+        for side in (0, 1):
+            final.append(scores[side] - sides[side]["penalty_points"])
+        scores = [scores[0], scores[1]]
     return {
         "game": game,
-        "score": [scores[0], scores[1]],
+        "score": scores,
         "penalty": [sides[0]["overtime_penalty"], sides[1]["overtime_penalty"]],
         "chal_penalty": [sides[0]["challenge_penalty"], sides[1]["challenge_penalty"]],
         "final": final,
@@ -213,13 +218,14 @@ def result_fields(game, scores, engine_result):
 _COMMON = (("v", int), ("kind", str), ("event", str), ("table", str), ("device", str),
            ("boot", int), ("seq", int), ("fw", str))
 _PAIR = "pair"
+_PAIR_OR_NULL = "pair or null"     # a result's scores before the players entered them
 _FIELDS = {
     STATE: (("ms", _PAIR), ("run", int), ("phase", int), ("turn", int),
             ("penalty", _PAIR), ("chal_penalty", _PAIR), ("challenge", int),
             ("paused", int), ("forfeit", int), ("battery_pct", int), ("list", list),
             ("referee", int)),
-    RESULT: (("game", int), ("score", _PAIR), ("penalty", _PAIR), ("chal_penalty", _PAIR),
-             ("final", _PAIR), ("ms", _PAIR), ("forfeit", int)),
+    RESULT: (("game", int), ("score", _PAIR_OR_NULL), ("penalty", _PAIR),
+             ("chal_penalty", _PAIR), ("final", _PAIR_OR_NULL), ("ms", _PAIR), ("forfeit", int)),
     ALERT: (("what", str),),
 }
 _FIELDS[HEARTBEAT] = _FIELDS[STATE]
@@ -230,6 +236,8 @@ def _is_int(value):
 
 
 def _typed(value, kind):
+    if kind is _PAIR_OR_NULL:
+        return value is None or _typed(value, _PAIR)
     if kind is int:
         return _is_int(value)
     if kind is _PAIR:
@@ -257,6 +265,8 @@ def check(msg, where=None):
     for name, kind in _FIELDS[msg["kind"]]:
         if not _typed(msg.get(name), kind):
             return "field %s missing or of the wrong type" % name
+    if msg["kind"] == RESULT and (msg["score"] is None) != (msg["final"] is None):
+        return "fields score and final: both given or both null"
     if msg["kind"] in (STATE, HEARTBEAT) and len(msg["list"]) != 2:
         return "field list: [name, version]"
     last = msg.get("last_challenge")

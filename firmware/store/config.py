@@ -1,5 +1,6 @@
 # The device configuration in config.json: preset, preset edits, UI language,
-# sounds, referee PIN, terminal timings, the table number.
+# sounds, referee PIN, terminal timings, the table number, the hall's network (Wi-Fi,
+# broker, event and the event's key: docs/hall.md, The clock's side).
 #
 # Every change is validated before anything is applied: a bad value is
 # rejected with a message naming the key, and the stored and in-memory
@@ -35,7 +36,17 @@ DEFAULTS = {
     "multitap_ms": 1000,
     "contrast": 128,                 # panel current: hardware/power_budget.csv (>= 12 h on 2,500 mAh)
     "table": "",                     # the table the clock stands on: logs, exports, file names
+    # the hall (docs/hall.md): all four set, or the clock publishes nothing
+    "wifi_ssid": "",
+    "wifi_password": "",             # SECRET: never shown back (masked())
+    "hall": "",                      # the broker, mqtt://HOST:PORT
+    "event": "",                     # the topic's event level
+    "hall_key": "",                  # SECRET: the event's key (set over USB only)
 }
+# Settings the link never shows back: their place says whether they are set
+SECRET_KEYS = ("wifi_password", "hall_key")
+SECRET_SHOWN = "(set)"
+
 
 
 def problem(key, value, values):
@@ -85,6 +96,14 @@ class Config:
         self.values = candidate
         self.serial += 1
         return problems
+
+    def masked(self):
+        """The settings as the link shows them: a secret as "" (not set) or "(set)"."""
+        out = dict(self.values)
+        for key in SECRET_KEYS:
+            if out.get(key):
+                out[key] = SECRET_SHOWN
+        return out
 
     def get(self, key, default=None):
         return self.values.get(key, default)

@@ -40,6 +40,8 @@ def check(key, value, config):
                 if not ("0" <= ch <= "9" or "A" <= ch <= "Z" or "a" <= ch <= "z" or ch in "-_"):
                     ok = False
         return "" if ok else "table: a number or up to 12 letters, digits, - and _"
+    if key in _HALL_KEYS:
+        return _hall(key, value)
     if key == "referee_pin":
         if not isinstance(value, str) or not 4 <= len(value) <= 8:
             return "referee_pin: must be 4-8 digits"
@@ -66,3 +68,43 @@ def _preset(name, edits):
     except ValueError as e:
         return "preset_edits: " + str(e)
     return ""
+
+
+_HALL_KEYS = ("wifi_ssid", "wifi_password", "hall", "event", "hall_key")
+
+
+def _hall(key, value):
+    """The hall's settings: text, "" for not set (docs/hall.md, The clock's side)."""
+    if not isinstance(value, str):
+        return key + ": must be text"
+    if value == "":
+        return ""
+    try:
+        import hall.outbox  # noqa: F401  (the publisher: not in an image without the hall)
+    except ImportError:
+        return key + ": this clock's firmware has no hall (the lean image leaves it out)"
+    if key == "wifi_ssid":
+        return "" if len(value.encode()) <= 32 else "wifi_ssid: at most 32 bytes"
+    if key == "wifi_password":
+        if 8 <= len(value) <= 63:
+            for ch in value:
+                if ord(ch) < 32 or ord(ch) > 126:
+                    return "wifi_password: printable ASCII only"
+            return ""
+        return "wifi_password: 8 to 63 characters (WPA2)"
+    if key == "hall":
+        from hall.broker import parse
+
+        try:
+            parse(value)
+        except ValueError as e:
+            return "hall: " + str(e)
+        return ""
+    from hall.message import check_key, check_name
+
+    if key == "event":
+        return check_name(value, "event") or ""
+    if value == "(set)":
+        return "hall_key: give the key itself, not what config get shows"
+    reason = check_key(value)
+    return "hall_" + reason if reason else ""

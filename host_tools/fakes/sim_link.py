@@ -6,7 +6,8 @@
 #     "frame NAME s0 .. s8 N\n" followed by N bytes of display RAM.
 # In (read by a thread, applied in the main thread through
 # micropython.schedule, as the chip's scheduled pin IRQs are):
-#     "drive G 0|1|n", "key R C 0|1", "volt G MV", "ping".
+#     "drive G 0|1|n", "key R C 0|1", "volt G MV", "wifi 0|1" (the access point:
+#     host_tools/fakes/network.py), "ping".
 # The same thread lets the watchdog bite: it checks it every 50 ms against
 # real time and ends the process (sim_device.end_process) when it is due.
 
@@ -88,6 +89,10 @@ def _apply(line):
                 matrix.release(int(parts[1]), int(parts[2]))
         elif cmd == "volt":
             machine.sim_set_voltage(int(parts[1]), int(parts[2]))
+        elif cmd == "wifi":
+            import network
+
+            network.sim_set_air(parts[1] == "1")
         elif cmd == "ping":
             send(b"pong\n")
     except Exception as e:  # a bad line must not take the device down

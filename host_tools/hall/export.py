@@ -50,15 +50,16 @@ def rows(records: list[dict]) -> list[dict]:
         row = {"round": r.get("round", ""), "division": r.get("division") or "a",
                "table": msg["table"], "event": msg["event"], "device": msg["device"],
                "game": msg["game"], "received": r.get("received", ""),
-               "spread": msg["final"][0] - msg["final"][1],
+               # scores not yet entered at the clock: empty (and not in tsh's entry)
+               "spread": msg["final"][0] - msg["final"][1] if msg["final"] else "",
                "forfeit": SIDES[msg["forfeit"]] if msg["forfeit"] in (0, 1) else
                ("both" if msg["forfeit"] == 2 else "")}
         for side, name in enumerate(SIDES):
             row[name + "_player"] = (r.get("players") or ["", ""])[side]
-            row[name + "_score"] = msg["score"][side]
+            row[name + "_score"] = msg["score"][side] if msg["score"] else ""
             row[name + "_overtime_penalty"] = msg["penalty"][side]
             row[name + "_challenge_penalty"] = msg["chal_penalty"][side]
-            row[name + "_final"] = msg["final"][side]
+            row[name + "_final"] = msg["final"][side] if msg["final"] else ""
             row[name + "_time"] = wire.time_text(msg["ms"][side]).strip()
             row[name + "_number"] = numbers[side]
         out.append(row)
@@ -77,12 +78,13 @@ def to_csv(records: list[dict]) -> str:
 
 
 def to_tsh(records: list[dict]) -> tuple[str, list[dict]]:
-    """(tsh score entry text, rows left out for want of tsh numbers or a round)."""
+    """(tsh score entry text, rows left out for want of tsh numbers, a round or the
+    scores)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     left_out = []
     for row in rows(records):
         if row["left_number"] in ("", None) or row["right_number"] in ("", None) \
-                or not row["round"]:
+                or not row["round"] or row["left_final"] == "":
             left_out.append(row)
             continue
         groups.setdefault((row["round"], row["division"]), []).append(row)

@@ -70,7 +70,8 @@ def driver_dirs(log=print) -> list[str]:
     dirs = []
     for name in getattr(drivers, "DRIVERS", {}):
         try:
-            dirs.append(str(Path(drivers.driver_path(name)).parent))
+            # the folder the module path is under ("umqtt/simple": two levels up)
+            dirs.append(str(Path(drivers.driver_path(name)).parents[name.count("/")]))
         except Exception as exc:  # offline: the panels stay dark, the rest works
             log("driver %s unavailable: %s" % (name, exc))
     return sorted(set(dirs))
@@ -162,10 +163,17 @@ def preset_names() -> tuple:
 def configure_preset(device_dir: Path, name: str) -> None:
     """Set the preset in the device's config.json, as `clockctl config preset=NAME` would:
     a game in progress keeps its own; the next game (or a fresh clock) has this one."""
+    configure(device_dir, {"preset": name})
+
+
+def configure(device_dir: Path, values: dict) -> None:
+    """Set settings in the device's config.json before it starts (the firmware checks
+    them as it reads the file: store/config_check.py)."""
     import json
 
-    if name not in preset_names():
-        raise ValueError("no preset %r (one of %s)" % (name, ", ".join(preset_names())))
+    if "preset" in values and values["preset"] not in preset_names():
+        raise ValueError("no preset %r (one of %s)" % (values["preset"],
+                                                       ", ".join(preset_names())))
     path = device_dir / "config.json"
     config = {}
     if path.exists():
@@ -175,7 +183,7 @@ def configure_preset(device_dir: Path, name: str) -> None:
             config = {}
         if not isinstance(config, dict):
             config = {}
-    config["preset"] = name
+    config.update(values)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(config))
     tmp.replace(path)
@@ -242,6 +250,7 @@ class SimDevice:
         self._stop = threading.Event()
         self._power_cut = threading.Event()
         self._wake = threading.Event()
+        self.wifi_up = True                 # the simulated access point (set_wifi)
         self.sleep_pin: int | None = None   # asleep (machine.deepsleep): the ext0 wake GPIO
         self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -543,6 +552,12 @@ class SimDevice:
                 self._changed()
                 return self._send("key %d %d %d" % (r, c, 1 if down else 0))
         raise ValueError("no key %r" % label)
+
+    def set_wifi(self, up: bool) -> bool:
+        """The venue's Wi-Fi at this clock on or gone (host_tools/fakes/network.py)."""
+        self.wifi_up = bool(up)
+        self._changed()
+        return self._send("wifi %d" % (1 if up else 0))
 
     def set_battery(self, mv: int) -> bool:
         self.battery_mv = int(mv)

@@ -22,7 +22,10 @@ def font() -> dict:
             "cols": [cols[2 * i] | cols[2 * i + 1] << 8 for i in range(len(cols) // 2)]}
 
 
-def make_handler(device):
+def make_handler(device, devices=None):
+    """The page and API of `device`; with `devices` (several simulated clocks, numbered
+    from 1) the API of each under /clock/N/ (e.g. POST /clock/2/api/button) and the
+    list of them at GET /clocks."""
     class Handler(BaseHTTPRequestHandler):
         server_version = "tileclock-sim"
 
@@ -44,8 +47,28 @@ def make_handler(device):
         def _json(self, obj, status=HTTPStatus.OK):
             self._send(status, json.dumps(obj).encode(), "application/json")
 
-        def do_GET(self):
+        def _route(self):
+            """(device, url) of the request, or None when answered here already."""
             url = urlparse(self.path)
+            if devices is None:
+                return device, url
+            parts = url.path.split("/", 3)
+            if url.path == "/clocks":
+                self._json([{"clock": i, "device_dir": str(d.device_dir), "status": d.status,
+                             "link": str(d.link.alias or d.link.path)}
+                            for i, d in sorted(devices.items())])
+                return None
+            if len(parts) == 4 and parts[1] == "clock" and parts[2].isdigit() \
+                    and int(parts[2]) in devices:
+                return devices[int(parts[2])], url._replace(path="/" + parts[3])
+            self._json({"error": "not found: /clocks, /clock/N/api/..."}, HTTPStatus.NOT_FOUND)
+            return None
+
+        def do_GET(self):
+            routed = self._route()
+            if routed is None:
+                return
+            device, url = routed
             query = parse_qs(url.query)
             if url.path in ("/", "/index.html"):
                 self._send(HTTPStatus.OK, PAGE.read_bytes(), "text/html; charset=utf-8")
@@ -69,7 +92,10 @@ def make_handler(device):
                 self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
 
         def do_POST(self):
-            url = urlparse(self.path)
+            routed = self._route()
+            if routed is None:
+                return
+            device, url = routed
             length = int(self.headers.get("Content-Length") or 0)
             try:
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -86,6 +112,8 @@ def make_handler(device):
                 elif url.path == "/api/power-cut":
                     device.power_cut()
                     ok = True
+                elif url.path == "/api/wifi":
+                    ok = device.set_wifi(bool(body["up"]))
                 else:
                     self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
                     return
@@ -102,5 +130,5 @@ class WebServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
 
-def serve(device, host: str = "127.0.0.1", port: int = 0) -> WebServer:
-    return WebServer((host, port), make_handler(device))
+def serve(device, host: str = "127.0.0.1", port: int = 0, devices=None) -> WebServer:
+    return WebServer((host, port), make_handler(device, devices))

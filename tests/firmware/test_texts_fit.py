@@ -22,7 +22,7 @@ PLACES = {
         "recovered_note", "recovered_wdt", "recovered_sleep", "not_recovered", "config_bad",
         "selftest", "press", "key", "done", "missing", "skip", "game_saved", "charge_hint",
         "resume_hint", "preset_next", "log_full", "not_saving", "wake_power", "wake_pause",
-        "wake_other", "wake_watchdog", "wake_reset")},
+        "wake_other", "wake_watchdog", "wake_reset", "referee_called")},
         # a storage fault's mark: beside the battery on the idle screen's title row, four
         # characters at most, so that a title keeps 11 of its 16 (flow._neutral_lines)
         mark_log_full=(SMALL, 8 * 4), mark_not_saving=(SMALL, 8 * 4),

@@ -93,11 +93,33 @@ def figures(proc) -> Figures:
     return f
 
 
+def hall_config(tmp: Path, port: int) -> Path:
+    """A config.json that sets the hall up: the (faked) Wi-Fi, a broker on this computer's
+    `port`, the event and its key (docs/hall.md, The clock's side)."""
+    import json
+
+    path = tmp / "config-hall.json"
+    path.write_text(json.dumps({"table": "12", "wifi_ssid": "venue", "wifi_password":
+                                "venue-password", "hall": "mqtt://127.0.0.1:%d" % port,
+                                "event": "memtest", "hall_key": "memory-test-event-key"}))
+    return path
+
+
+def hall_figures(proc) -> tuple[str, int, int, int, str]:
+    """(status, messages acknowledged, connections, failures, the last error) of the
+    hall's publisher."""
+    n = [line.split() for line in proc.stdout.splitlines() if line.startswith("N ")]
+    assert n, proc.stdout[-1000:]
+    return n[0][1], int(n[0][2]), int(n[0][3]), int(n[0][4]), n[0][5]
+
+
 def play(target: str, tmp: Path, bits: int = 32, heap: list[str] | None = None,
-         lexicon: Path | None = None, extra_names: int = 0):
+         lexicon: Path | None = None, extra_names: int = 0, config: Path | None = None):
     """clockctl image for `target`, then the game booted from what it wrote (after
-    interning `extra_names` names of no use, when asked)."""
-    images = device_image.clockctl_image(target, tmp / "images", lexicon=lexicon or polish_image())
+    interning `extra_names` names of no use, when asked).  config: a config.json for the
+    image (hall_config: the game with Wi-Fi and MQTT on)."""
+    images = device_image.clockctl_image(target, tmp / "images", lexicon=lexicon or polish_image(),
+                                         config=config)
     proc = device_image.boot(images, tmp / ("boot-%d" % bits), bits=bits, args=STEPS,
                              target=target, heap=heap,
                              extra_env={"TC_EXTRA_NAMES": str(extra_names)})

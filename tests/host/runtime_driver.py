@@ -67,6 +67,9 @@ def left(dev, side):
     return d.remaining_ms - d.overtime_ms
 
 
+HALL = []      # the hall's task (app.hall.start), when the configuration sets the hall up
+
+
 def boot(clock):
     machine.sim_set_clock(clock)
     machine.sim_attach_i2c(sim_ssd1306.SSD1306Panel(), hwconfig.ADDR_DISPLAY_LEFT,
@@ -91,6 +94,8 @@ def boot(clock):
     load_modules()                          # as app.run() does before making the board
     board = board_mod.create(clock)
     dev = app.build(clock, board)
+    # as app.run(): the hall's task when the hall is set up (config.json), else none
+    HALL[:] = app.hall_tasks(dev, clock)
     e = dev.engine
     print("B %d %d %d %d %d %s" % (dev.recovered, e.paused, e.phase, left(dev, 0), left(dev, 1),
                                    dev.recovery_note or "-"))
@@ -124,6 +129,8 @@ class Player:
             state = flow.state if flow is not None else -1
             self.dev.tick(now)
             self.dev.scan_keys(now)
+            if self.dev.hall is not None and self.step % 10 == 0:
+                self.dev.hall.step(now)        # the hall's task, every 100 ms
             if self._display is not None and gc.mem_alloc() < before:
                 # a collection the display task did not make: when, how long the panels
                 # were to stay as they were, and 1 if the terminal's screen changed with
@@ -333,7 +340,7 @@ def run_tasks(dev, clock, ms, sample, server=None):
             await asyncio.sleep_ms(10)
 
     async def run():
-        asyncio.create_task(tasks.main(dev, None, server))
+        asyncio.create_task(tasks.main(dev, None, server, HALL))
         await script()
 
     events = dev.events
@@ -407,6 +414,19 @@ def memory(steps, timed_display=False):
     print("Q ", end="")
     micropython.qstr_info()
     print("X %d %d" % EXTRA)
+    hall = dev.hall
+    if hall is not None:
+        # what the hall's publisher did: its status, messages acknowledged, connections
+        import time
+
+        for _ in range(300):        # the last message on its way (real time, up to 3 s)
+            if not hall.net.busy():
+                break
+            time.sleep_ms(10)
+        hall.step(clock.ticks_ms())
+        i = hall.info()
+        print("N %s %d %d %d %s" % (i["status"], i["sent"], i["connects"], i["failures"],
+                                    i["error"].replace(" ", "_") or "-"))
     if timed_display:
         print("P " + " ".join(str(t) for t in p.presses))
 

@@ -87,6 +87,9 @@ def config_problems(words):
     from store.config import problem as _check
 
     items = [w for w in words if "=" in w and not w.startswith("-")]
+    # hall_key=@FILE: clockctl sends the file's first line (checked when it reads it)
+    items = [i for i in items if not (i.split("=", 1)[0] in clockctl.SECRET_FROM_FILE
+                                      and i.split("=", 1)[1].startswith("@"))]
     for item in items:
         if PLACEHOLDER.fullmatch(item.split("=", 1)[1]) and item.split("=", 1)[0] in DEFAULTS:
             items = [i for i in items if i != item]

@@ -48,7 +48,7 @@ def test_s3_image_holds_the_firmware_in_slot_a_and_the_data_beside_it(lexicon):
     assert files["fw/slot"] == b"a"
     assert files["lexicon.dawg"] == lexicon and files["config.json"] == b'{"lang": "pl"}'
     slot = {k[len("fw/a/"):-4] for k in files if k.startswith("fw/a/") and k.endswith(".mpy")}
-    assert slot == _device_sources("s3") | {"lib/ssd1306"}
+    assert slot == _device_sources("s3") | {"lib/ssd1306", "lib/umqtt/simple"}
     assert all(v[:1] == b"M" for k, v in files.items() if k.endswith(".mpy"))
     assert not [k for k in files if k.endswith(".py") and k not in ("main.py", "boot.py")]
     # the pin map of the image's board, compiled as hwconfig
@@ -62,15 +62,18 @@ def test_wroom_image_has_no_code_on_the_filesystem_the_image_freezes_it(lexicon)
     # the list, and the record of its full check (host_tools/listcheck.py)
     assert set(files) == {"config.json", "lexicon.dawg", "lexicon.ok"}
     # what the TILECLOCK_WROOM image must freeze instead (tests/host/test_frozen_manifest.py)
+    # (without the hall's publisher and its MQTT client: docs/hall.md, Memory)
     assert {n[:-3] for n in image.frozen_names("wroom")} == \
-        _device_sources("wroom") | {"boot", "main", "ssd1306"}
+        (_device_sources("wroom") | {"boot", "main", "ssd1306"}) - \
+        {n[:-3] for n in image.HALL_ONLY}
 
 
 def test_micropython_mounts_the_s3_image_and_boot_py_puts_slot_a_on_the_path(lexicon, tmp_path):
     fs = tmp_path / "fs.bin"
     fs.write_bytes(image.build_image(SIZE, "s3", lexicon=lexicon, config={"lang": "pl"}))
     modules = ["link.handler", "link.fwupdate", "clock.engine", "store.config", "timebase",
-               "lexicon", "terminal.flow", "app.services", "hwconfig", "ssd1306"]
+               "lexicon", "terminal.flow", "app.services", "hwconfig", "ssd1306",
+               "umqtt.simple", "app.hall", "hall.net"]
     env = dict(os.environ, MICROPYPATH=".frozen")
     proc = subprocess.run([micropython_binary(), str(REPO / "tests" / "host" / "image_boot.py"),
                            str(fs), *modules], capture_output=True, text=True,

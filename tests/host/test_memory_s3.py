@@ -11,7 +11,8 @@ import pytest
 
 from host_tools.targets import TARGETS
 from tests.host import device_image
-from tests.host.memory_game import figures, play, report
+from tests.host.memory_game import figures, hall_config, hall_figures, play, report
+from tests.host.mqtt_sink import MqttSink
 
 HEAP_MAX = TARGETS["s3"]["heap_max"]
 
@@ -27,3 +28,24 @@ def test_s3_game_with_the_polish_list_on_the_stock_heap(tmp_path):
     assert f.peak < HEAP_MAX // 4               # room to spare
     assert proc.booted["vfs"] == device_image.sha256(images["vfs"])
     assert proc.booted["rom"] is None
+
+
+@pytest.mark.slow
+def test_s3_game_with_wifi_and_the_hall_publishing(tmp_path):
+    """The same game with Wi-Fi (network.WLAN, faked) and the hall's publisher on: the
+    network thread, umqtt.simple and its socket to a broker on this computer, a state at
+    every press, heartbeats (docs/hall.md)."""
+    sink = MqttSink()
+    try:
+        images, proc = play("s3", tmp_path, bits=32, config=hall_config(tmp_path, sink.port))
+    finally:
+        sink.close()
+    f = figures(proc)
+    status, sent, connects, failures, error = hall_figures(proc)
+    print("\n" + report("s3, 32-bit, the hall publishing", f))
+    print("hall: %s, %d messages acknowledged, %d connections, %d failures; the broker "
+          "got %s" % (status, sent, connects, failures, dict(sink.topics)))
+    assert status == "up" and connects == 1 and failures == 0, error
+    assert sink.topics["tileclock/memtest/12/state"] >= 10 and sent >= 10
+    assert f.heap <= HEAP_MAX
+    assert f.peak < HEAP_MAX // 4
