@@ -38,8 +38,8 @@ from clock.engine import (CUE_FORFEIT, CUE_MOVE_END, CUE_MOVE_WARNING, CUE_OVERT
                           CUE_OVERTIME_MINUTE, CUE_WINDOW_CLOSED, PHASE_PLAY, new_engine)
 from micropython import const
 from render.player import (EXTRA_BATTERY_EMPTY, EXTRA_BATTERY_LOW, EXTRA_NO_WORDLIST,
-                           EXTRA_RECOVERED, PlayerView)
-from render.terminal import TerminalView
+                           EXTRA_RECOVERED)
+from app.panels import Panels
 
 BUTTON_LEFT = 0
 BUTTON_RIGHT = 1
@@ -62,16 +62,12 @@ _LOG_WAIT = const(4)        # game log lines that may wait for the end of a chal
 # What setting up a game loads (the presets' table and checks, the settings' checks):
 # dropped again once the settings or a new preset are applied (lazy.py).
 SETUP_MODULES = ("clock.presets", "store.config_check")
-# The panels' power and burn-in (hardware/README.md, Power budget): a player's panel
-# dims once no clock has run for _DIM_AFTER_MS (paused, before and after a game), the
-# terminal once nothing happened on it for as long; any press or key brings the
-# configured contrast back at the next refresh.  Every _SHIFT_MS the panels' content
-# moves by a pixel (four positions), never while a running clock shows its last
-# _SHIFT_QUIET_MS: digits that jump then could be misread.
+# The panels' power (hardware/README.md, Power budget): a player's panel dims once no
+# clock has run for _DIM_AFTER_MS (paused, before and after a game), the terminal once
+# nothing happened on it for as long; any press or key brings the configured contrast
+# back at the next refresh.  (Their burn-in shift: app/panels.py.)
 _DIM_AFTER_MS = const(30000)
 _DIM_CONTRAST = const(32)
-_SHIFT_MS = const(60000)
-_SHIFT_QUIET_MS = const(10000)
 
 # keys of clock/texts_*.py (the player panels' states); the rest are app's
 CLOCK_KEYS = ("overtime", "pause", "challenge", "hold", "forfeit", "game_over", "late", "lent",
@@ -98,15 +94,10 @@ class Device:
         self.recovery_note = ""
         self.config_problems = []
         self.battery_level = "ok"
-        self.views = (PlayerView(), PlayerView())
-        self.terminal_view = TerminalView()
+        self.panels = Panels()
         self.status = ""             # the idle screen's note (a recovery, a preset to come)
-        self.shift = 0               # pixel shift of the panels, 0-3
-        self._shift_at = 0
         self._awake_t = 0            # last press, key or terminal change (dimming)
-        self._contrast = [-1, -1, -1]   # what each panel was last set to
         self._lang = None
-        self._clocks = None          # (display 0, display 1) of the engine, for the terminal
         self.events = 0              # button and key events handled (for tests and the link)
         self.saves = 0
         self._dirty = False
@@ -158,7 +149,7 @@ class Device:
             battery.sample()             # the idle screen shows the charge from the start
             self.battery_level = battery.level()
         self._awake_t = now
-        self._shift_at = now
+        self.panels.restart_shift(now)
         self._apply_config(now)
         if self.recovered:
             self.engine.log_note(gl.RECOVERED, now, self.engine.phase, self.reset_cause or "power")
@@ -399,10 +390,7 @@ class Device:
         except ValueError:
             preset = None
         self.preset_pending = preset is not None and preset != self.engine.preset
-        self._contrast[0] = self._contrast[1] = self._contrast[2] = -1   # set anew
-        for view in self.views:
-            view.invalidate()
-        self.terminal_view.invalidate()
+        self.panels.invalidate(contrast=True)
         lang = self.config.get("lang", "de")
         if lang != self._lang:
             self._lang = lang
@@ -448,43 +436,36 @@ class Device:
             e |= EXTRA_BATTERY_EMPTY
         return e
 
+    @property
+    def shift(self):
+        """The panels' burn-in shift, 0-3 (app/panels.py)."""
+        return self.panels.shift
+
     def refresh(self, now):
         """Redraw and show every panel whose content changed; returns how many."""
-        panels = self.board.panels
-        if panels is None:
+        board_panels = self.board.panels
+        if board_panels is None:
             return 0
+        panels = self.panels
         shown = 0
         extra = self.extra()
         engine = self.engine
-        self._move(now)
-        shift = self.shift
+        panels.move(now, engine)
         contrast = self.config.get("contrast", 128)
         dim = _DIM_CONTRAST if _DIM_CONTRAST < contrast else contrast
         players_dim = not self._running() and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS
         for side in (0, 1):
-            panel = panels.side(side)
-            if panel is None:
-                continue
-            self._set_contrast(panel, side, dim if players_dim else contrast)
-            d = engine.display(side)
-            other = engine.display(1 - side)
-            view = self.views[side]
-            if view.changed(d, other, extra, shift):
-                view.draw(panel, d, other, extra, self._label, shift)
-                shown += _show(panel)
-        panel = panels.terminal
+            panel = board_panels.side(side)
+            if panel is not None:
+                shown += panels.draw_side(panel, side, engine, extra, self._label,
+                                          dim if players_dim else contrast)
+        panel = board_panels.terminal
         flow = self.flow
         if panel is not None and flow is not None:
             screen = self.sleep_screen or flow.screen()
             idle = (screen is not self.sleep_screen and not flow.active()
                     and ticks_diff(now, self._awake_t) >= _DIM_AFTER_MS)
-            self._set_contrast(panel, 2, dim if idle else contrast)
-            clocks = self._clocks
-            if clocks is None or clocks[0] is not engine.display(0):
-                clocks = self._clocks = (engine.display(0), engine.display(1))
-            if self.terminal_view.changed(screen, shift, clocks):
-                self.terminal_view.draw(panel, screen, shift, clocks)
-                shown += _show(panel)
+            shown += panels.draw_terminal(panel, screen, engine, dim if idle else contrast)
         return shown
 
     def quiet_ms(self, now, limit):
@@ -504,7 +485,7 @@ class Device:
         n = _DIM_AFTER_MS - ticks_diff(now, self._awake_t)
         if 0 < n < q:
             q = n
-        n = _SHIFT_MS - ticks_diff(now, self._shift_at)
+        n = self.panels.shift_in_ms(now)
         if 0 < n < q:
             q = n                    # (held back in a clock's last seconds: no change then)
         if self.sleep_at is not None:
@@ -512,26 +493,6 @@ class Device:
             if n < q:
                 q = n
         return q if q > 0 else 0
-
-    def _set_contrast(self, panel, index, value):
-        if self._contrast[index] != value:
-            self._contrast[index] = value
-            try:
-                panel.contrast(value)
-            except OSError:
-                pass
-
-    def _move(self, now):
-        # one pixel further every _SHIFT_MS, unless a running clock is in its last seconds
-        if ticks_diff(now, self._shift_at) < _SHIFT_MS:
-            return
-        engine = self.engine
-        for side in (0, 1):
-            d = engine.display(side)
-            if d.running and not d.overtime and d.remaining_ms <= _SHIFT_QUIET_MS:
-                return
-        self._shift_at = now
-        self.shift = (self.shift + 1) & 3
 
     def update_status(self):
         """The idle screen's battery and note (terminal.flow.set_status); a storage
@@ -556,8 +517,6 @@ class Device:
         self.status = note
         if self.flow is not None:
             self.flow.set_status(self._battery_text(), note, mark)
-
-    status_changed = _update_status
 
     def _battery_text(self):
         battery = self.board.battery
@@ -591,18 +550,9 @@ class Device:
 
                 self._finish_side = -1
                 announce(self, now)
-                for view in self.views:
-                    view.invalidate()
-                self.terminal_view.invalidate()
+                self.panels.invalidate()
         elif self.sleep_at is not None:
             self.sleep_at = None        # charging (or on USB) again: stay awake
             self.sleep_screen = None
-            self.terminal_view.invalidate()
+            self.panels.terminal_view.invalidate()
 
-
-def _show(panel):
-    try:
-        panel.show()
-        return 1
-    except OSError:
-        return 0        # a panel that dropped off its bus must not stop the clock

@@ -52,7 +52,7 @@ class Hall:
         if self.referee:
             self.outbox.alert(message.REFEREE, {"side": -1})
         self.dev.referee_called = self.referee
-        self.dev.status_changed()
+        self.dev.update_status()
         return True
 
     def scores(self, game, scores):

@@ -557,23 +557,7 @@ class ClockCore:
     def result(self, t=None):
         t = self.catch_up(t)
         state = self.state
-        sides = []
-        for side in (0, 1):
-            used = state.used_at(side, t)
-            left = self._initial + state.credit[side] - used
-            over = -left if left < 0 else 0
-            ot_pen = self.penalty_for(over - state.excused[side])
-            sides.append({
-                "used_ms": used,
-                "remaining_ms": left if left > 0 else 0,
-                "overtime_ms": over,
-                "overtime_penalty": ot_pen,
-                "challenge_penalty": state.chal_pen[side],
-                "penalty_points": ot_pen + state.chal_pen[side],
-                "excused_overtime_ms": state.excused[side],
-                "credit_ms": state.credit[side],
-                "late_ms": state.late[side],
-            })
+        sides = [state.side_result(side, t, self._initial, self.penalty_for) for side in (0, 1)]
         return {
             "phase": self.phase,
             "over": self.phase == PHASE_OVER,

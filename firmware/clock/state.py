@@ -95,6 +95,25 @@ class ClockState:
             used += ticks_diff(t, self.since[side])
         return used
 
+    def side_result(self, side, t, initial_ms, penalty_for):
+        """One side's part of the game's result at tick t (ClockCore.result):
+        penalty_for(overtime_ms) -> the preset's overtime penalty points."""
+        used = self.used_at(side, t)
+        left = initial_ms + self.credit[side] - used
+        over = -left if left < 0 else 0
+        ot_pen = penalty_for(over - self.excused[side])
+        return {
+            "used_ms": used,
+            "remaining_ms": left if left > 0 else 0,
+            "overtime_ms": over,
+            "overtime_penalty": ot_pen,
+            "challenge_penalty": self.chal_pen[side],
+            "penalty_points": ot_pen + self.chal_pen[side],
+            "excused_overtime_ms": self.excused[side],
+            "credit_ms": self.credit[side],
+            "late_ms": self.late[side],
+        }
+
     def start(self, side, t):
         self.run |= 1 << side
         self.since[side] = t
