@@ -19,6 +19,7 @@ from array import array
 from collections import Counter
 from itertools import accumulate
 from operator import add, or_, rshift, sub
+from typing import Iterable
 
 from . import huffman
 from .graph import Graph
@@ -186,7 +187,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     widths = [0] * n_arcs
     guess = (3, 3, 13, 11, 18)       # first estimate of S2 + payload bits by kind
     sizes = [l1 + guess[f >> 2] for l1, f in zip(len1, fl)]
-    fl8 = [f << 8 for f in fl]       # an arc's S2 key: fl8 | width
+    fl8 = array("l", [f << 8 for f in fl])    # an arc's S2 key: fl8 | width
     if prefix_table is None:
         prefix_table = PREFIX_ENTRY * T * T * 8 * 8 <= sum(sizes)
     body.prefix_table = bool(prefix_table) and T <= PREFIX_MAX_TILES
@@ -200,10 +201,9 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     for rnd in range(max(1, table_rounds)):
         st.place(sizes)
         widths = st.exact_widths()
-        keys = list(map(or_, fl8, widths))
-        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(keys)))
+        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(map(or_, fl8, widths))))
         s2_code = huffman.codes(*s2_table)
-        new = _arc_sizes(len1, keys, s2_code)
+        new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
         if progress:
             progress(f"coding round {rnd + 1}: {(st.total + 7) // 8} bytes")
         if new == sizes:
@@ -213,7 +213,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     if not settled:
         # 2. the S2 code fixed, with codes for neighbouring widths and a loose pointer
         # (explicit width) for each kind of pointer arc
-        counts = _s2_counts(list(map(or_, fl8, widths)))
+        counts = _s2_counts(map(or_, fl8, widths))
         spread: dict[int, list[int]] = {}
         for key in counts:
             if key & 0xFF:
@@ -224,13 +224,13 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
             counts.setdefault(f << 8 | LOOSE, 1)
         s2_table = huffman.canonical(huffman.code_lengths(counts))
         s2_code = huffman.codes(*s2_table)
-        sizes = _arc_sizes(len1, list(map(or_, fl8, widths)), s2_code)
+        sizes = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
         for rnd in range(fixed_rounds):
             st.place(sizes)
             widths = st.exact_widths()
             widths = [w if not w or (f8 | w) in s2_code else LOOSE | w
                       for f8, w in zip(fl8, widths)]
-            new = _arc_sizes(len1, list(map(or_, fl8, widths)), s2_code)
+            new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
             if progress:
                 progress(f"coding round {table_rounds + rnd + 1}: {(st.total + 7) // 8} bytes")
             if new == sizes:
@@ -347,13 +347,16 @@ class StoredNodes:
     names resident then decodes nothing."""
 
     def __init__(self, st: "_Sizing", first, s1, states, fl, tgt, addr, sizes) -> None:
-        self._at = {a: k for k, a in enumerate(st.node_addr)}
+        self._node_addr = st.node_addr
+        self._at: dict[int, int] = {}       # address -> position, made when first asked
         self._first, self._ends, self._sizes = first, st.ends, sizes
         self._s1, self._states, self._fl, self._tgt, self._addr = s1, states, fl, tgt, addr
 
     def records(self, pos: int, page_shift: int) -> list[tuple[int, int, int, int]]:
         """(tile or JUMP, final, target or -1, page of its start) for each arc of the
         node at bit address pos, in body order."""
+        if not self._at:
+            self._at = {a: k for k, a in enumerate(self._node_addr)}
         k = self._at[pos]
         shift = page_shift + 3
         s1, states, fl, tgt, addr = self._s1, self._states, self._fl, self._tgt, self._addr
@@ -363,7 +366,7 @@ class StoredNodes:
                 for i in range(self._first[k], self._first[k + 1])]
 
 
-def _s2_counts(keys: list[int]) -> dict[int, int]:
+def _s2_counts(keys: Iterable[int]) -> dict[int, int]:
     counts = Counter(keys)
     if len(counts) == 1:            # a complete code needs two symbols: add one unused
         (only,) = counts
@@ -372,7 +375,7 @@ def _s2_counts(keys: list[int]) -> dict[int, int]:
     return counts
 
 
-def _arc_sizes(len1: list[int], keys: list[int], s2_code: dict) -> list[int]:
+def _arc_sizes(len1: list[int], keys: Iterable[int], s2_code: dict) -> list[int]:
     """Bits of each arc: its S1 code, then its S2 code and pointer, by S2 key (flags << 8
     | width, LOOSE | width for a loose pointer)."""
     bits = {}
