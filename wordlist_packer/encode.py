@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from itertools import accumulate
-from operator import add, or_, rshift, sub
+from itertools import accumulate, repeat
+from operator import add, and_, mod, or_, rshift, sub
 from typing import Iterable
 
 from . import huffman
@@ -344,13 +344,17 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
 class StoredNodes:
     """The stored nodes as the reader decodes them (pagereads.Model.records), told by
     the encoder's lists instead of decoded from the bits: choosing the pages the header
-    names resident then decodes nothing."""
+    names resident then decodes nothing. Kept in arrays, one entry per arc."""
 
     def __init__(self, st: "_Sizing", first, s1, states, fl, tgt, addr, sizes) -> None:
-        self._node_addr = st.node_addr
+        self._node_addr = array("q", st.node_addr)
         self._at: dict[int, int] = {}       # address -> position, made when first asked
-        self._first, self._ends, self._sizes = first, st.ends, sizes
-        self._s1, self._states, self._fl, self._tgt, self._addr = s1, states, fl, tgt, addr
+        self._first = array("l", first)
+        self._tile = array("H", map(mod, s1, repeat(states)))
+        self._final = bytes(map(and_, fl, repeat(FINAL)))
+        where = [-1] + addr[1:]             # the sink: -1
+        self._target = array("q", map(where.__getitem__, tgt))
+        self._start = array("q", map(sub, st.ends, sizes))
 
     def records(self, pos: int, page_shift: int) -> list[tuple[int, int, int, int]]:
         """(tile or JUMP, final, target or -1, page of its start) for each arc of the
@@ -359,10 +363,8 @@ class StoredNodes:
             self._at = {a: k for k, a in enumerate(self._node_addr)}
         k = self._at[pos]
         shift = page_shift + 3
-        s1, states, fl, tgt, addr = self._s1, self._states, self._fl, self._tgt, self._addr
-        ends, sizes = self._ends, self._sizes
-        return [(s1[i] % states, fl[i] & FINAL, addr[tgt[i]] if tgt[i] else -1,
-                 (ends[i] - sizes[i]) >> shift)
+        tile, final, target, start = self._tile, self._final, self._target, self._start
+        return [(tile[i], final[i], target[i], start[i] >> shift)
                 for i in range(self._first[k], self._first[k + 1])]
 
 
