@@ -87,8 +87,8 @@ class Loaded:
 @contextmanager
 def no_cycle_collection():
     """The cyclic garbage collector paused: reading and building make millions of small
-    lists and tuples and no reference cycles, so its passes over them (about a tenth of
-    the Polish build's time) would free nothing; reference counting frees as usual."""
+    lists and tuples and no reference cycles, so its passes over them (0.3 to 0.6 s of
+    the Polish build) would free nothing; reference counting frees as usual."""
     was = gc.isenabled()
     gc.disable()
     try:
