@@ -15,9 +15,11 @@ sizes are iterated until nothing changes.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from itertools import accumulate
-from operator import add
+from itertools import accumulate, repeat
+from operator import add, and_, mod, or_, rshift, sub
+from typing import Iterable
 
 from . import huffman
 from .graph import Graph
@@ -56,6 +58,7 @@ class Body:
         self.nodes = 0
         self.jumps = 0
         self.prefix_table = False   # the body starts with the two-tile table
+        self.stored: StoredNodes | None = None
 
 
 def prefix_entry(final: int, target: int) -> int:
@@ -180,11 +183,11 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     # S2 and the addresses, iterated together
     n_arcs = len(s1)
     is_ptr = [(f >> 2) >= REL for f in fl]
-    st = _Sizing(order, first, lay.shared, dict(lay.group_order), align_shift, fl, tgt, grp,
-                 len(g.nodes))
+    st = _Sizing(order, first, lay.shared, dict(lay.group_order), align_shift, fl, tgt, grp)
     widths = [0] * n_arcs
     guess = (3, 3, 13, 11, 18)       # first estimate of S2 + payload bits by kind
     sizes = [l1 + guess[f >> 2] for l1, f in zip(len1, fl)]
+    fl8 = array("l", [f << 8 for f in fl])    # an arc's S2 key: fl8 | width
     if prefix_table is None:
         prefix_table = PREFIX_ENTRY * T * T * 8 * 8 <= sum(sizes)
     body.prefix_table = bool(prefix_table) and T <= PREFIX_MAX_TILES
@@ -198,9 +201,9 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     for rnd in range(max(1, table_rounds)):
         st.place(sizes)
         widths = st.exact_widths()
-        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(fl, widths)))
+        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(map(or_, fl8, widths))))
         s2_code = huffman.codes(*s2_table)
-        new = _arc_sizes(len1, fl, widths, s2_code)
+        new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
         if progress:
             progress(f"coding round {rnd + 1}: {(st.total + 7) // 8} bytes")
         if new == sizes:
@@ -210,7 +213,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     if not settled:
         # 2. the S2 code fixed, with codes for neighbouring widths and a loose pointer
         # (explicit width) for each kind of pointer arc
-        counts = _s2_counts(fl, widths)
+        counts = _s2_counts(map(or_, fl8, widths))
         spread: dict[int, list[int]] = {}
         for key in counts:
             if key & 0xFF:
@@ -221,13 +224,13 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
             counts.setdefault(f << 8 | LOOSE, 1)
         s2_table = huffman.canonical(huffman.code_lengths(counts))
         s2_code = huffman.codes(*s2_table)
-        sizes = _arc_sizes(len1, fl, widths, s2_code)
+        sizes = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
         for rnd in range(fixed_rounds):
             st.place(sizes)
             widths = st.exact_widths()
-            widths = [w if not w or (f << 8 | w) in s2_code else LOOSE | w
-                      for f, w in zip(fl, widths)]
-            new = _arc_sizes(len1, fl, widths, s2_code)
+            widths = [w if not w or (f8 | w) in s2_code else LOOSE | w
+                      for f8, w in zip(fl8, widths)]
+            new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
             if progress:
                 progress(f"coding round {table_rounds + rnd + 1}: {(st.total + 7) // 8} bytes")
             if new == sizes:
@@ -269,7 +272,7 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
         else:  # pragma: no cover - every round grows something bounded
             raise LayoutError("arc sizes did not settle")
     body.s2 = s2_table
-    addr, ends = st.addr, st.ends
+    addr = st.addresses(len(g.nodes))
     gbase = st.gbase
     total = st.total
     body.group_base = [gbase.get(gi, NO_GROUP) for gi in range(T + 1)]
@@ -334,11 +337,39 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
         out += (acc << pad).to_bytes((nacc + pad) // 8, "big")
     assert pos == total, (pos, total)
     body.data = bytes(out)
+    body.stored = StoredNodes(st, first, s1, states, fl, tgt, addr, sizes)
     return body
 
 
-def _s2_counts(fl: list[int], widths: list[int]) -> dict[int, int]:
-    counts = Counter([f << 8 | w for f, w in zip(fl, widths)])
+class StoredNodes:
+    """The stored nodes as the reader decodes them (pagereads.Model.records), told by
+    the encoder's lists instead of decoded from the bits: choosing the pages the header
+    names resident then decodes nothing. Kept in arrays, one entry per arc."""
+
+    def __init__(self, st: "_Sizing", first, s1, states, fl, tgt, addr, sizes) -> None:
+        self._node_addr = array("q", st.node_addr)
+        self._at: dict[int, int] = {}       # address -> position, made when first asked
+        self._first = array("l", first)
+        self._tile = array("H", map(mod, s1, repeat(states)))
+        self._final = bytes(map(and_, fl, repeat(FINAL)))
+        where = [-1] + addr[1:]             # the sink: -1
+        self._target = array("q", map(where.__getitem__, tgt))
+        self._start = array("q", map(sub, st.ends, sizes))
+
+    def records(self, pos: int, page_shift: int) -> list[tuple[int, int, int, int]]:
+        """(tile or JUMP, final, target or -1, page of its start) for each arc of the
+        node at bit address pos, in body order."""
+        if not self._at:
+            self._at = {a: k for k, a in enumerate(self._node_addr)}
+        k = self._at[pos]
+        shift = page_shift + 3
+        tile, final, target, start = self._tile, self._final, self._target, self._start
+        return [(tile[i], final[i], target[i], start[i] >> shift)
+                for i in range(self._first[k], self._first[k + 1])]
+
+
+def _s2_counts(keys: Iterable[int]) -> dict[int, int]:
+    counts = Counter(keys)
     if len(counts) == 1:            # a complete code needs two symbols: add one unused
         (only,) = counts
         counts[(FINAL | LAST | SINK << 2) << 8 if only != (FINAL | LAST | SINK << 2) << 8
@@ -346,81 +377,92 @@ def _s2_counts(fl: list[int], widths: list[int]) -> dict[int, int]:
     return counts
 
 
-def _arc_sizes(len1: list[int], fl: list[int], widths: list[int], s2_code: dict) -> list[int]:
-    return [l1 + s2_code[f << 8 | (LOOSE if w & LOOSE else w)][1] + (
-            LOOSE_BITS + (w & ~LOOSE) if w & LOOSE else (w - 1 if w else 0))
-            for l1, f, w in zip(len1, fl, widths)]
+def _arc_sizes(len1: list[int], keys: Iterable[int], s2_code: dict) -> list[int]:
+    """Bits of each arc: its S1 code, then its S2 code and pointer, by S2 key (flags << 8
+    | width, LOOSE | width for a loose pointer)."""
+    bits = {}
+    for key, (_, n) in s2_code.items():
+        w = key & 0xFF
+        if w == LOOSE:
+            for lw in range(LOOSE_MAX + 1):
+                bits[key | lw] = n + LOOSE_BITS + lw
+        else:
+            bits[key] = n + (w - 1 if w else 0)
+    return list(map(add, len1, map(bits.__getitem__, keys)))
 
 
 class _Sizing:
     """Addresses from arc sizes (aligned nodes start on a multiple of the alignment),
-    pointer values from addresses."""
+    pointer values from addresses. A round is a few passes over flat lists, without
+    Python code per arc."""
 
-    def __init__(self, order, first, aligned, group_first, align_shift, fl, tgt, grp, n):
-        self.order, self.first = order, first
-        self.aligned = [v in aligned for v in order]
-        self.head = {v: gi for gi, v in group_first.items()}
+    def __init__(self, order, first, aligned, group_first, align_shift, fl, tgt, grp):
+        self.order, self.first = order, first[:-1]       # first arc of each node
+        self.aligned_first = [first[k] for k, v in enumerate(order) if v in aligned]
         self.shift = align_shift
-        self.fl, self.tgt = fl, tgt
-        self.addr = [0] * n
-        self.ends: list[int] = []
+        position = {v: k for k, v in enumerate(order)}
+        self.heads = [(gi, position[v]) for gi, v in group_first.items()]
+        self.node_addr: list[int] = []      # bit address of each node, in body order
+        self.ends: list[int] = []           # bit address after each arc
         self.gbase: dict[int, int] = {}
         self.total = 0
         self.start = 0              # bit address of the first node
+        # An arc's value is (its target's address >> shift) - base, where shift and base
+        # are for REL 0 and the arc's end, for GROUP the alignment and its group's base,
+        # for ABS the alignment and 0. An arc without a pointer gets -1 (width 0): target
+        # address 0, base 1. Targets are looked up in the node addresses + [0], bases in
+        # the ends + the group bases + [0, 1].
         kinds = [f >> 2 for f in fl]
-        self.is_ptr = [k >= REL for k in kinds]
-        self.rel = [i for i, k in enumerate(kinds) if k == REL]
-        self.grp = [i for i, k in enumerate(kinds) if k == GROUP]
-        self.abs = [i for i, k in enumerate(kinds) if k == ABS]
-        self.rel_t = [tgt[i] for i in self.rel]
-        self.grp_t = [tgt[i] for i in self.grp]
-        self.grp_g = [grp[i] for i in self.grp]
-        self.abs_t = [tgt[i] for i in self.abs]
-        self.ptr = sorted(self.rel + self.grp + self.abs)
+        self.ptr = [i for i, k in enumerate(kinds) if k >= REL]
+        self.no_ptr = len(fl) - len(self.ptr)
+        nowhere = len(order)
+        self.target = array("l", [position[c] if k >= REL else nowhere
+                                    for c, k in zip(tgt, kinds)])
+        self.value_shift = [align_shift if k >= GROUP else 0 for k in kinds]
+        self.groups = sorted(group_first)
+        n = len(fl)
+        slot = {gi: n + j for j, gi in enumerate(self.groups)}
+        zero = n + len(self.groups)
+        self.base = array("l", [i if k == REL else slot[g] if k == GROUP else zero if k == ABS
+                                else zero + 1 for i, (k, g) in enumerate(zip(kinds, grp))])
 
     def place(self, sizes: list[int]) -> None:
-        order, first, aligned, head = self.order, self.first, self.aligned, self.head
         mask = (1 << self.shift) - 1
-        addr = self.addr
         cum = list(accumulate(sizes, initial=self.start))
-        delta = [0] * (len(sizes) + 1)
+        delta = [0] * len(sizes)    # padding before each arc
         off = 0
-        for k in range(len(order)):
-            v = order[k]
-            i = first[k]
-            start = cum[i] + off
-            if aligned[k]:
-                a = (start + mask) & ~mask
-                if v in head:
-                    self.gbase[head[v]] = a >> self.shift
-            else:
-                addr[v] = start
-                continue
-            if a != start:
-                delta[i] += a - start
-                off += a - start
+        for i in self.aligned_first:
+            pad = -(cum[i] + off) & mask
+            if pad:
+                delta[i] = pad
+                off += pad
+        self.ends = ends = list(map(add, cum[1:], accumulate(delta)))
+        # a node starts where its first arc ends less that arc's size
+        self.node_addr = list(map(sub, map(ends.__getitem__, self.first),
+                                  map(sizes.__getitem__, self.first)))
+        self.gbase = {gi: self.node_addr[k] >> self.shift for gi, k in self.heads}
+        self.total = ends[-1] if ends else 0
+
+    def addresses(self, n: int) -> list[int]:
+        """Bit address of each node by node id (0 for the sink)."""
+        addr = [0] * n
+        for v, a in zip(self.order, self.node_addr):
             addr[v] = a
-        offs = accumulate(delta)
-        self.ends = list(map(add, cum[1:], offs))
-        self.total = (self.ends[-1] if self.ends else 0)
+        return addr
 
     def values(self) -> list[int]:
-        out = [0] * len(self.fl)
-        addr, ends, shift, gbase = self.addr, self.ends, self.shift, self.gbase
-        for i, v in zip(self.rel, [addr[c] - ends[i] for i, c in zip(self.rel, self.rel_t)]):
-            out[i] = v
-        for i, v in zip(self.grp, [(addr[c] >> shift) - gbase[g]
-                                   for c, g in zip(self.grp_t, self.grp_g)]):
-            out[i] = v
-        for i, v in zip(self.abs, [addr[c] >> shift for c in self.abs_t]):
-            out[i] = v
-        return out
+        """The value of each arc's pointer (-1 for an arc without one)."""
+        addr = self.node_addr + [0]
+        bases = self.ends + [self.gbase[gi] for gi in self.groups] + [0, 1]
+        return list(map(sub, map(rshift, map(addr.__getitem__, self.target), self.value_shift),
+                        map(bases.__getitem__, self.base)))
 
     def exact_widths(self) -> list[int]:
+        """The width of each arc's pointer (0 for an arc without one)."""
         values = self.values()
-        if values and min(values) < 0:
+        widths = list(map(int.bit_length, map((1).__add__, values)))
+        if values and (min(values) < -1 or widths.count(0) != self.no_ptr):
             raise LayoutError("pointer backwards")  # pragma: no cover
-        widths = [(v + 1).bit_length() if p else 0 for v, p in zip(values, self.is_ptr)]
         if widths and max(widths) > MAX_WIDTH:
             raise LayoutError("word list too large for the image format")
         return widths

@@ -23,7 +23,10 @@ tuple otherwise, so both ways find the same node.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+import re
+from itertools import compress, islice
+from operator import gt, ne
+from typing import Callable, Iterable, Iterator
 
 CODE_BASE = 0x30
 
@@ -77,6 +80,38 @@ class Graph:
         return out
 
 
+# For every line but the last, the longest start of it that the next line begins with
+# (greedy, so the first try is the whole line; `.` stops at the line's end).
+_SHARED_START = re.compile(r"^(.*).*\n(?=\1)", re.M)
+BLOCK = 1 << 16
+
+
+def _blocks(words: Iterable[str]) -> Iterator[tuple[list[str], list[int]]]:
+    """The words in blocks, repeats left out, each word with the length of the prefix it
+    shares with the word before it (0 for the first word). The lengths come from one
+    regular expression per block, not from comparisons per word: the construction's
+    costliest step. Raises OrderError at the first word that is not in order."""
+    it = iter(words)
+    last = ""
+    done = 0
+    while True:
+        block = list(islice(it, BLOCK))
+        if not block:
+            return
+        before = [last]
+        before += block[:-1]
+        if any(map(gt, before, block)):
+            at = next(k for k, (b, w) in enumerate(zip(before, block)) if b > w)
+            raise OrderError(f"input not sorted at word {done + at + 1}")
+        block = list(compress(block, map(ne, block, before)))
+        if block:
+            shared = list(map(len, _SHARED_START.findall("\n".join([last] + block)))) \
+                if last else [0] + list(map(len, _SHARED_START.findall("\n".join(block))))
+            yield block, shared
+            last = block[-1]
+        done += len(before)
+
+
 def build(words: Iterable[str], progress: Callable[[int], None] | None = None,
           every: int = 200_000) -> Graph:
     """Build from words given in ascending order (strings of code characters);
@@ -127,65 +162,48 @@ def build(words: Iterable[str], progress: Callable[[int], None] | None = None,
     # the previous word after depth len(path)), target filled in when it is frozen.
     path: list[list] = [[]]
     tail = ""
-    prev = ""
     count = 0
     depth = 0                          # deepest real node: len(path) - 1
     pop = path.pop
-    for w in words:
-        if w <= prev:
-            if w == prev:
-                continue
-            raise OrderError(f"input not sorted at word {count + 1}")
-        # common prefix length with the previous word (usually long)
-        p = len(prev)
-        n = len(w)
-        if n < p:
-            p = n
-        while p and not w.startswith(prev[:p]):
-            p -= 1
-        if p > depth:
-            # w goes on inside the previous word's tail: its nodes there become real.
-            for d in range(depth + 1, p + 1):
-                k = d - depth - 1        # tail[k] is the tile leaving depth d
-                path.append([ord(tail[k]) - base, 1 if k == len(tail) - 1 else 0, None]
-                            if k < len(tail) else [])      # [] : the end of the word
-            tail = tail[p - depth:]
-            depth = p
-        # freeze the tail and every node deeper than p
-        if tail:
+    for block, shared in _blocks(words):
+        for w, p in zip(block, shared):
+            # p: length of the prefix w shares with the previous word (usually long)
+            if p > depth:
+                # w goes on inside the previous word's tail: its nodes there become real.
+                for d in range(depth + 1, p + 1):
+                    k = d - depth - 1        # tail[k] is the tile leaving depth d
+                    path.append([ord(tail[k]) - base, 1 if k == len(tail) - 1 else 0, None]
+                                if k < len(tail) else [])      # [] : the end of the word
+                tail = tail[p - depth:]
+                depth = p
+            # freeze the tail ("" is the sink) and every node deeper than p
             child = reg_get(tail)
             if child is None:
                 child = pure_node(tail)
-        else:
-            child = 0
-        while depth > p:
-            arcs = pop()
-            arcs[-1] = child
-            if len(arcs) == 3:
-                s = pure.get(child)
-                if s is not None and (arcs[1] == 1) == (child == 0):
-                    child = pure_node(chr(base + arcs[0]) + s)
-                    depth -= 1
-                    continue
-            key = tuple(arcs)
-            child = reg_get(key)
-            if child is None:
-                child = len(nodes)
-                register[key] = child
-                nodes.append(key)
-            depth -= 1
-        arcs = path[p]
-        if arcs:
-            arcs[-1] = child
-        if p == n:
-            if n == 0:
-                continue
-            raise OrderError("input not sorted")  # pragma: no cover - w > prev
-        arcs.extend((ord(w[p]) - base, 1 if p == n - 1 else 0, None))
-        tail = w[p + 1:]
-        prev = w
-        count += 1
-        if progress is not None and not count & 0x3FFFF:
+            while depth > p:
+                arcs = pop()
+                arcs[-1] = child
+                if len(arcs) == 3:
+                    s = pure.get(child)
+                    if s is not None and (arcs[1] == 1) == (child == 0):
+                        child = pure_node(chr(base + arcs[0]) + s)
+                        depth -= 1
+                        continue
+                key = tuple(arcs)
+                child = reg_get(key)
+                if child is None:
+                    child = len(nodes)
+                    register[key] = child
+                    nodes.append(key)
+                depth -= 1
+            arcs = path[p]
+            if arcs:
+                arcs[-1] = child
+            # w is longer than p: it is after the previous word and no prefix of it
+            arcs.extend((ord(w[p]) - base, 1 if p == len(w) - 1 else 0, None))
+            tail = w[p + 1:]
+        count += len(block)
+        if progress is not None:
             progress(count)
     child = pure_node(tail) if tail else 0
     for d in range(len(path) - 1, 0, -1):

@@ -161,7 +161,9 @@ def write_image(g: Graph, meta: Meta, progress=None, page_shift: int = PAGE_SHIF
     if resident and g.words:
         from .pagereads import hot_pages
 
-        pages = hot_pages(Image(data, check_body=False), resident, words=sample)
+        stored = body.stored
+        pages = hot_pages(Image(data, check_body=False), resident, words=sample,
+                          records=lambda pos: stored.records(pos, page_shift))
         if progress:
             progress(f"resident pages: {len(pages)}")
         data = header(pages) + phys

@@ -18,7 +18,9 @@ section 4), before any bit is written.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from bisect import bisect_right
 from itertools import chain
+from operator import itemgetter
 
 from .graph import Graph
 
@@ -150,8 +152,9 @@ class Layout:
 
 def shared_runs(nodes: list[tuple]) -> list[int]:
     """For each node, the largest smaller node (at least 2 arcs) whose arcs are all among
-    its own (0 if none). Candidates are indexed by their rarest arc, so each node is
-    compared only with nodes that could fit."""
+    its own (0 if none; of equal sizes the first found). Candidates are indexed by their
+    rarest arc, so each node is compared only with nodes that could fit, and tried
+    largest first."""
     n = len(nodes)
     ids: dict[tuple, int] = {}
     arcs: list = [()] * n
@@ -160,35 +163,41 @@ def shared_runs(nodes: list[tuple]) -> list[int]:
         x = nodes[v]
         if len(x) >= 6:
             arcs[v] = [setdefault(k, len(ids)) for k in zip(x[0::3], x[1::3], x[2::3])]
-    occ = Counter(chain.from_iterable(arcs))
-    by_key: dict[int, list[int]] = defaultdict(list)
+    occ = [0] * len(ids)
+    for i in chain.from_iterable(arcs):
+        occ[i] += 1
+    by_key: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for v in range(1, n):
         lst = arcs[v]
-        if len(lst) >= 2 and min(occ[i] for i in lst) >= 2:
-            by_key[min(lst, key=lambda i: (occ[i], i))].append(v)
+        if lst:
+            count, rarest = min(zip(map(occ.__getitem__, lst), lst))
+            if count >= 2:
+                by_key[rarest].append((-len(lst), v))
+    for cands in by_key.values():
+        cands.sort(key=itemgetter(0))   # largest first; stable: of a size, the first found
     jump = [0] * n
     for b in range(1, n):
         lst = arcs[b]
         nb = len(lst)
         if nb < 3:
             continue
-        best = 1
+        best = -1                       # minus the size of the best node found
         found = 0
         own = None
         for i in lst:
             cands = by_key.get(i)
             if not cands:
                 continue
-            for a in cands:
-                la = arcs[a]
-                if best < len(la) < nb:
-                    if own is None:
-                        own = set(lst)
-                    for y in la:
-                        if y not in own:
-                            break
-                    else:
-                        best = len(la)
-                        found = a
+            # skip the candidates of b's size or more
+            for k in range(bisect_right(cands, (-nb, n)), len(cands)):
+                size, a = cands[k]
+                if size >= best:
+                    break
+                if own is None:
+                    own = set(lst)
+                if own.issuperset(arcs[a]):
+                    best = size
+                    found = a
+                    break
         jump[b] = found
     return jump

@@ -74,12 +74,32 @@ class Cache:
 
 
 class Model:
-    """The pages the reader fetches, per step of a lookup."""
+    """The pages the reader fetches, per step of a lookup. records: where the stored
+    nodes come from (see Model.records); the packer passes its own, made from the
+    addresses it has just laid out, so that choosing the resident pages decodes nothing."""
 
-    def __init__(self, img: Image) -> None:
+    def __init__(self, img: Image, records=None) -> None:
         self.img = img
         self.shift = img.page_shift + 3          # bit address -> page
         self._steps: dict[int, dict[int, tuple]] = {}
+        if records is not None:
+            self.records = records
+
+    def records(self, pos: int) -> list[tuple[int, int, int, int]]:
+        """The stored node at bit address pos, in the order the reader decodes it:
+        (tile, final, target, page of the arc's start) for each arc, the jump first (tile
+        ntiles) if the node has one; target -1 is the sink."""
+        img, shift, T = self.img, self.shift, self.img.ntiles
+        out = []
+        state = 0
+        while True:
+            sym, flags, value, end, _ = img._arc(pos, state)
+            out.append((sym, flags & FINAL, img._target(sym, flags, value, end), pos >> shift))
+            if sym != T:
+                if flags & LAST:
+                    return out
+                state = sym + 1
+            pos = end
 
     def step(self, node: int) -> dict[int, tuple]:
         """tile -> (pages asked for at arc starts, in order, final, target) for the scan
@@ -87,7 +107,7 @@ class Model:
         got = self._steps.get(node)
         if got is not None:
             return got
-        img, shift, T = self.img, self.shift, self.img.ntiles
+        T = self.img.ntiles
         # the arcs the reader decodes, in its order: the jump first, then the own arcs;
         # for a tile it scans the own arcs up to the tile (or a larger one / LAST) and
         # then continues at the jump
@@ -97,29 +117,25 @@ class Model:
         for _ in range(64 + 1):
             pages = []
             arcs = []
-            state = 0
             jump = -1
-            p = pos
-            while True:
-                sym, flags, value, end, _ = img._arc(p, state)
-                pages.append(p >> shift)
+            for sym, final, target, page in self.records(pos):
+                pages.append(page)
                 if sym == T:
-                    jump = img._target(T, flags, value, end)
-                    p = end
-                    continue
-                arcs.append((sym, flags & FINAL, img._target(sym, flags, value, end),
-                             len(pages)))
-                if flags & LAST:
-                    break
-                p = end
-                state = sym + 1
+                    jump = target
+                else:
+                    arcs.append((sym, final, target, len(pages)))
             chain.append((arcs, pages))
             if jump < 0:
                 break
             pos = jump
-        for arcs, _ in chain:
-            for sym, _, _, _ in arcs:
-                out[sym] = self._scan(chain, sym)
+        if len(chain) == 1:         # no jump: the arcs up to the tile
+            arcs, pages = chain[0]
+            for sym, final, target, upto in arcs:
+                out[sym] = tuple(pages[:upto]), final, target
+        else:
+            for arcs, _ in chain:
+                for sym, _, _, _ in arcs:
+                    out[sym] = self._scan(chain, sym)
         self._steps[node] = out
         return out
 
@@ -184,12 +200,13 @@ def _resident(img: Image, resident) -> frozenset:
 
 
 def hot_pages(img: Image, k: int, sample: int = 20_000, seed: int = 1,
-              words=None) -> list[int]:
+              words=None, records=None) -> list[int]:
     """The k pages most words read (on an even sample of the words, or of `words`: the
-    packer passes its own), most read first: what the packer names resident."""
+    packer passes its own), most read first: what the packer names resident. records:
+    the stored nodes, if not decoded from img (Model)."""
     import random
 
-    m = Model(img)
+    m = Model(img, records)
     if words is None:
         words = list(img.iter_tile_words())
     if len(words) > sample:
