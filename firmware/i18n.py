@@ -4,8 +4,8 @@
 # with tr(package, key, lang).  Only the texts of the language in use are in
 # RAM (a 4-language table of every text cost about 40 KB of heap), and of those
 # only the ones shown so far as strings of their own; English is loaded as well
-# only when a key lacks a translation.  Switching the language drops the previous
-# language's texts.
+# only when a key lacks a translation.  Switching the language forgets the previous
+# language's texts (its module, 64 B on the frozen image, stays imported).
 
 from micropython import const
 
@@ -22,13 +22,6 @@ def _module_name(package, lang):
     return package + ".texts_" + lang
 
 
-def _unload(name):
-    from lazy import unload
-
-    _tables.pop(name, None)
-    unload((name,))
-
-
 def _texts(package, lang):
     """[TEXTS, cache] of `package` in `lang` (ImportError if there is none)."""
     name = _module_name(package, lang)
@@ -37,10 +30,6 @@ def _texts(package, lang):
         top = __import__(name)
         found = [getattr(top, name.partition(".")[2]).TEXTS, {}]
         _tables[name] = found
-        # keep the string only: the module object, its globals and its code go
-        from lazy import unload
-
-        unload((name,))
     return found
 
 
@@ -97,7 +86,7 @@ def tr(package, key, lang):
         # a new language: forget the old one's texts (English stays if loaded)
         for old in list(_tables):
             if not old.endswith("_" + _FALLBACK):
-                _unload(old)
+                del _tables[old]
         _current[0] = lang
     text = _lookup(package, key, lang)
     if text is None:

@@ -162,9 +162,6 @@ def run(link=True, wdt_timeout_ms=None, extra=()):
     from timebase import SystemClock
 
     clock = SystemClock()
-    from app.preload import load_modules
-
-    load_modules()
     board = board_mod.create(clock)
     # (the pause switch that woke the device from deep sleep is no self-test request)
     if reset_cause() != "sleep" and selftest_requested(board):

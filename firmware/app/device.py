@@ -59,9 +59,6 @@ _LOG_FLUSH_MS = const(10000)
 # after every event and at least every _LOG_FLUSH_MS, far fewer than this
 _LOG_CAPACITY = const(16)
 _LOG_WAIT = const(4)        # game log lines that may wait for the end of a challenge
-# What setting up a game loads (the presets' table and checks, the settings' checks):
-# dropped again once the settings or a new preset are applied (lazy.py).
-SETUP_MODULES = ("clock.presets", "store.config_check")
 # The panels' power (hardware/README.md, Power budget): a player's panel dims once no
 # clock has run for _DIM_AFTER_MS (paused, before and after a game), the terminal once
 # nothing happened on it for as long; any press or key brings the configured contrast
@@ -397,7 +394,7 @@ class Device:
             if self.flow is not None:
                 self.flow.relabel()      # the terminal in the new language at once
         self.update_status()        # (the idle screen's hint of a default PIN, too)
-        unload(SETUP_MODULES)
+        unload("setup")     # (lazy.DROPPED)
 
     def _apply_preset(self, now):
         """A new preset takes effect only before a game (never in the middle of one)."""
@@ -414,7 +411,7 @@ class Device:
             engine.confirm_reset(engine.request_reset(), preset)
         self._dirty = True
         self.update_status()
-        unload(SETUP_MODULES)
+        unload("setup")     # (lazy.DROPPED)
 
     # --- displays ----------------------------------------------------------
 

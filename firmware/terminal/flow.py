@@ -18,7 +18,7 @@
 # .referee, ...) are imported when a challenge or the referee's PIN entry first
 # needs them; the objects of a challenge (the typed words, the menu) go when the
 # terminal is back on the neutral screen, and the word steps' modules with them
-# (DROPPED, below).
+# (lazy.DROPPED["challenge"], with the figure that keeps it so).
 
 from micropython import const
 from i18n import tr
@@ -31,13 +31,6 @@ from terminal.states import (ACCEPT_ASK, CANCEL_ASK, CHALLENGE_STATES, CONFIRM, 
                              KEY_ENTER, KEY_HELP, KEY_HOLD, NEUTRAL, READY, REFEREE, REFEREE_WAIT,
                              VERDICT)
 from terminal.view import FlowView
-
-# What a challenge loads and what goes again with it, the one load-and-drop left in the
-# terminal (docs/runtime.md, Memory): kept, these modules and the word entry take
-# 1.1 KB more of the lean target's heap at its fullest, and its game with 300 extra
-# names no longer completes in 81 KB.
-DROPPED = ("terminal.wordsteps", "terminal.entry", "terminal.keymap", "terminal.letterfreq",
-           "terminal.persist")
 
 _GUARD_MS = const(1500)  # keys this soon after a verdict appears or goes are ignored
 _NOTICE_MS = const(3000)
@@ -135,7 +128,7 @@ class ChallengeFlow:
 
     def _neutral(self):
         # Back on the neutral screen: the challenge's and the referee's objects go, and
-        # the challenge's modules with them (DROPPED).
+        # the challenge's modules with them (lazy.DROPPED).
         loaded = self.entry is not None
         self._close_referee()
         self.keymap = self.entry = None
@@ -143,7 +136,7 @@ class ChallengeFlow:
             # freed by the display task's next collection (app.tasks.display_step), which
             # comes once the screen has changed: a collection now would hold the neutral
             # screen back (a verdict's time up is a change no key made)
-            unload(DROPPED, False)
+            unload("challenge", False)
 
     def list_id(self):
         lex = self.lexicon

@@ -3,7 +3,7 @@
 # typist's check against the list (READY), which gives the verdict or leaves it to the
 # referee (REFEREE_WAIT).  The flow (terminal/flow.py) hands these steps their keys,
 # and its view (terminal/view.py) asks them for their lines.  Loaded with a challenge
-# and dropped with it (terminal.flow.DROPPED).
+# and dropped with it (lazy.DROPPED).
 
 from micropython import const
 from lexicon.reader import VALID, INVALID, LexiconError

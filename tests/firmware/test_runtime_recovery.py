@@ -578,22 +578,3 @@ def test_game_log_lines_wait_out_a_challenge_in_the_state_record_and_survive_a_c
         assert _game_log_kinds() == before + ["challenge", "recovered", "resume"]
     finally:
         runtime_rig.leave()
-
-
-def test_set_up_modules_are_dropped_once_the_settings_are_applied():
-    import sys
-
-    from app.device import SETUP_MODULES
-
-    rig = _rig()
-    try:
-        for name in SETUP_MODULES:
-            assert name not in sys.modules, name
-        ok, message = rig.dev.config.set("preset", "tso25")
-        assert ok, message
-        rig.run(100)
-        assert rig.dev.engine.preset["name"] == "tso25"
-        for name in SETUP_MODULES:
-            assert name not in sys.modules, name
-    finally:
-        runtime_rig.leave()

@@ -89,9 +89,6 @@ def boot(clock):
         machine.Pin(gpio)
     gc.collect()
     SIM_BYTES[0] = gc.mem_alloc()           # fakes, simulated panels and keypad wired
-    from app.preload import load_modules
-
-    load_modules()                          # as app.run() does before making the board
     board = board_mod.create(clock)
     dev = app.build(clock, board)
     # as app.run(): the hall's task when the hall is set up (config.json), else none
