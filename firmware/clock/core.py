@@ -31,7 +31,7 @@ class ClockCore:
     def __init__(self, preset, clock, log_capacity=256, log_start=0):
         """log_start: seq of the first game log record (the device's numbering goes on
         across games and boots)."""
-        # the presets' checks are set-up code: app.device drops them (SETUP_MODULES)
+        # the presets' checks are set-up code: app.device drops them (lazy.DROPPED)
         from clock.presets import validate_preset
 
         ok, message = validate_preset(preset)

@@ -20,7 +20,7 @@ VERSION = 4
 # The values of a preset's choice fields, in the order their indices are stored (here,
 # and in the rows of clock/presets.py).  Here rather than in clock.presets: a running
 # clock needs only these, not the presets' table and checks, which are loaded to set up
-# a game and dropped again (app.device, SETUP_MODULES).
+# a game and dropped again (app.device, lazy.DROPPED).
 PER_CHOICES = ("started", "full")
 CAP_CHOICES = ("forfeit", "none")
 CHALLENGE_KINDS = ("per_word", "per_play", "lose_turn", "none")

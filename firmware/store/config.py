@@ -55,7 +55,7 @@ def problem(key, value, values):
     if key not in DEFAULTS:
         return key + ": unknown setting"
     # The checks of each setting, with their messages, are set-up code: a running clock
-    # does not hold them between changes (app.device drops them, SETUP_MODULES).
+    # does not hold them between changes (app.device drops them, lazy.DROPPED).
     from store.config_check import check
 
     return check(key, value, values)

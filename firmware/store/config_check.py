@@ -2,7 +2,7 @@
 # the settings' table, refuses an unknown key first): a message naming the key for a
 # value that is not acceptable.  Apart from the Config so that a running clock does not
 # hold them (and their messages) between changes: a setting is checked when config.json
-# is read and when a change comes; app.device drops this module again (SETUP_MODULES).
+# is read and when a change comes; app.device drops this module again (lazy.DROPPED).
 
 from i18n import LANGUAGES
 
