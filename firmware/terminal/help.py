@@ -2,7 +2,7 @@
 # (key A; any key goes back).  The digit keys as the keypad has them, three to a row,
 # each with its letters in the order a press gives them: what the simulator draws on
 # its keys and `wordpack legend` prints for the keypad (one KeyMap, terminal.keymap).
-# Loaded only while it is shown (it is a small module and stays once shown).
+# Imported when the layout is first shown; a small module, it stays.
 
 from micropython import const
 from render.typeset import MEDIUM, width
