@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.mpy_plugin import pytest_addoption, pytest_collect_file  # noqa: F401 (hooks)
+from tests import mpy_plugin
+from tests.mpy_plugin import pytest_collect_file  # noqa: F401 (hook)
 
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE_TESTS = REPO / "tests" / "firmware"
@@ -16,6 +17,13 @@ FIRMWARE_TESTS = REPO / "tests" / "firmware"
 for extra in (FIRMWARE_TESTS, REPO / "host_tools" / "fakes", REPO / "firmware"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+
+def pytest_addoption(parser):
+    mpy_plugin.pytest_addoption(parser)
+    parser.addoption("--fast", action="store_true",
+                     help="the inner loop: leave out the tests marked slow and the 32-bit "
+                          "MicroPython runs (README, 'The test command')")
 
 
 def _worker():
@@ -102,3 +110,57 @@ def pytest_sessionstart(session):
     if mpbuild.available() or in_ci():
         mpbuild.interpreter(32)
         mpbuild.interpreter(64)
+
+
+# -- running in parallel (pytest-xdist, `python3 -m tests` runs `-n auto --dist loadgroup`) --
+#
+# Tests are handed to the workers one by one, except where running them apart would do
+# work twice: the MicroPython items of one file (one interpreter run per file and word
+# size, tests/mpy_plugin.py) and the tests of a module that share a module- or
+# session-scoped fixture of ours (a browser, an installed wheel) stay on one worker.
+# The longest go first, so that no worker is left with a long one at the end.
+
+def _group(item):
+    if isinstance(item, mpy_plugin.MicroPythonItem):
+        return "%s-mpy%d" % (item.path.stem, item.bits)
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info else ()):
+        fixturedef = defs[-1]
+        module = getattr(fixturedef.func, "__module__", "") or ""
+        if fixturedef.scope != "function" and module.startswith("tests"):
+            return item.path.stem
+    return None
+
+
+def _rank(item):
+    """0 first: the long end-to-end tests, then the 32-bit and 64-bit MicroPython runs."""
+    if item.get_closest_marker("slow"):
+        return 0
+    if isinstance(item, mpy_plugin.MicroPythonItem):
+        return 1 if item.bits == 32 else 2
+    return 3
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("fast"):
+        keep, drop = [], []
+        for item in items:
+            slow = item.get_closest_marker("slow") or (
+                isinstance(item, mpy_plugin.MicroPythonItem) and item.bits == 32)
+            (drop if slow else keep).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    if getattr(config.option, "dist", "no") == "no" and not _worker():
+        return
+    ranks = {}
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+        # a group goes where its first item would go
+        key = group or item.nodeid
+        ranks[key] = min(ranks.get(key, 9), _rank(item))
+    order = {id(item): (ranks[_group(item) or item.nodeid], n) for n, item in enumerate(items)}
+    items.sort(key=lambda item: order[id(item)])
