@@ -23,7 +23,7 @@ def parallel(argv):
         return []
     if any(a in ("--collect-only", "--co", "--pdb") for a in argv):
         return []
-    return ["-n", "auto", "--dist", "loadgroup", "--no-loadscope-reorder"]
+    return ["-n", "auto", "--dist", "loadscope", "--no-loadscope-reorder"]
 
 
 def main(argv):

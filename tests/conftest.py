@@ -51,8 +51,10 @@ def pytest_configure(config):
 
 def _leftovers(run):
     out = []
+    from tests.shared import RUN_CACHE
+
     for entry in sorted(os.listdir(run)):
-        if entry.startswith(PYTEST_TEMP):
+        if entry.startswith(PYTEST_TEMP) or entry == RUN_CACHE:
             continue
         out.append(os.path.join(run, entry))
     return out
@@ -112,24 +114,41 @@ def pytest_sessionstart(session):
         mpbuild.interpreter(64)
 
 
-# -- running in parallel (pytest-xdist, `python3 -m tests` runs `-n auto --dist loadgroup`) --
+# -- running in parallel (pytest-xdist; `python3 -m tests` runs `-n auto --dist loadscope`) --
 #
 # Tests are handed to the workers one by one, except where running them apart would do
-# work twice: the MicroPython items of one file (one interpreter run per file and word
-# size, tests/mpy_plugin.py) and the tests of a module that share a module- or
-# session-scoped fixture of ours (a browser, an installed wheel) stay on one worker.
-# The longest go first, so that no worker is left with a long one at the end.
+# work twice: the MicroPython items of one file and word size (one interpreter run per
+# file, tests/mpy_plugin.py) and the tests of a module that holds a module- or
+# session-scoped fixture (a browser, an installed wheel) stay together on one worker.
+# The longest go first, so that no worker is left with a long one at the end.  (The
+# scheduler sees only node ids: the scope is worked out from them, the same way in the
+# controller and in the workers.)
 
-def _group(item):
-    if isinstance(item, mpy_plugin.MicroPythonItem):
-        return "%s-mpy%d" % (item.path.stem, item.bits)
-    info = getattr(item, "_fixtureinfo", None)
-    for defs in (info.name2fixturedefs.values() if info else ()):
-        fixturedef = defs[-1]
-        module = getattr(fixturedef.func, "__module__", "") or ""
-        if fixturedef.scope != "function" and module.startswith("tests"):
-            return item.path.stem
-    return None
+_MPY_SUFFIX = {"[micropython-32]": "mpy32", "[micropython]": "mpy64"}
+_SHARED_FIXTURE = ('scope="module"', "scope='module'", 'scope="session"', "scope='session'")
+_module_shares = {}
+
+
+def _shares_fixtures(path):
+    if path not in _module_shares:
+        try:
+            text = (REPO / path).read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        _module_shares[path] = any(mark in text for mark in _SHARED_FIXTURE)
+    return _module_shares[path]
+
+
+def scope_of(nodeid):
+    """The unit of work a test belongs to: its file's MicroPython run, its module when
+    the module shares fixtures, else the test alone."""
+    path = nodeid.split("::", 1)[0]
+    for suffix, run in _MPY_SUFFIX.items():
+        if nodeid.endswith(suffix):
+            return path + "::" + run
+    if _shares_fixtures(path):
+        return path
+    return nodeid
 
 
 def _rank(item):
@@ -139,6 +158,18 @@ def _rank(item):
     if isinstance(item, mpy_plugin.MicroPythonItem):
         return 1 if item.bits == 32 else 2
     return 3
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return scope_of(nodeid)
+
+    return Scheduling(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -152,15 +183,13 @@ def pytest_collection_modifyitems(config, items):
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
-    if getattr(config.option, "dist", "no") == "no" and not _worker():
+    if not _worker():
         return
+    # the order the scheduler hands the units out (with --no-loadscope-reorder): a unit's
+    # rank is its first item's
     ranks = {}
     for item in items:
-        group = _group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
-        # a group goes where its first item would go
-        key = group or item.nodeid
+        key = scope_of(item.nodeid)
         ranks[key] = min(ranks.get(key, 9), _rank(item))
-    order = {id(item): (ranks[_group(item) or item.nodeid], n) for n, item in enumerate(items)}
+    order = {id(item): (ranks[scope_of(item.nodeid)], n) for n, item in enumerate(items)}
     items.sort(key=lambda item: order[id(item)])
