@@ -22,8 +22,8 @@ for extra in (FIRMWARE_TESTS, REPO / "host_tools" / "fakes", REPO / "firmware"):
 def pytest_addoption(parser):
     mpy_plugin.pytest_addoption(parser)
     parser.addoption("--fast", action="store_true",
-                     help="the inner loop: leave out the tests marked slow and the 32-bit "
-                          "MicroPython runs (README, 'The test command')")
+                     help="the inner loop: the firmware tests under CPython, less the slow "
+                          "ones (README, 'The test command')")
 
 
 def _worker():
@@ -51,10 +51,8 @@ def pytest_configure(config):
 
 def _leftovers(run):
     out = []
-    from tests.shared import RUN_CACHE
-
     for entry in sorted(os.listdir(run)):
-        if entry.startswith(PYTEST_TEMP) or entry == RUN_CACHE:
+        if entry.startswith(PYTEST_TEMP):
             continue
         out.append(os.path.join(run, entry))
     return out
@@ -172,14 +170,27 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
+def pytest_itemcollected(item):
+    # a firmware test module names its slow tests in SLOW (it cannot import pytest)
+    if item.get_closest_marker("slow") is None:
+        module = getattr(item, "module", None)
+        if getattr(item, "originalname", None) in getattr(module, "SLOW", ()):
+            item.add_marker(pytest.mark.slow)
+
+
+def _fast(item):
+    """The inner loop (--fast): the firmware tests under CPython, less the slow ones."""
+    return (not isinstance(item, mpy_plugin.MicroPythonItem)
+            and Path(str(item.path)).parent == FIRMWARE_TESTS
+            and item.get_closest_marker("slow") is None)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     if config.getoption("fast"):
         keep, drop = [], []
         for item in items:
-            slow = item.get_closest_marker("slow") or (
-                isinstance(item, mpy_plugin.MicroPythonItem) and item.bits == 32)
-            (drop if slow else keep).append(item)
+            (keep if _fast(item) else drop).append(item)
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep

@@ -63,14 +63,3 @@ def cache_lock(folder: Path):
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
-
-# Files one run of the suite makes once and shares between its tests and its worker
-# processes (tests/host/device_image.py: the images `clockctl image` wrote for the same
-# inputs): in the run's temp folder, removed with it (tests/conftest.py).
-RUN_CACHE = "tileclock-run-cache"
-
-
-def run_cache(name: str) -> Path:
-    import tempfile
-
-    return Path(tempfile.gettempdir()) / RUN_CACHE / name

@@ -58,37 +58,8 @@ def firmware_bin(target: str) -> Path:
 
 def clockctl_image(target: str, out_dir: Path, lexicon: Path | None = None,
                    config: Path | None = None, flash_size: str | None = None) -> dict:
-    """Run `clockctl image`; returns {"firmware": .bin, label: Path of each image}.
-
-    The images of the same target, word list, config and flash size are the same within
-    one run of the suite (the command writes nothing that depends on when it runs): they
-    are made once, kept in the run's cache and copied to `out_dir` for every other test
-    that asks for them.  (`clockctl image` checks the whole word list, 20-odd seconds of
-    MicroPython for the Polish one, each time it runs.)"""
-    from tests.shared import cache_lock, run_cache
-
+    """Run `clockctl image`; returns {"firmware": .bin, label: Path of each image}."""
     fw = firmware_bin(target)
-    key = hashlib.sha256(repr((target, str(fw), flash_size,
-                               lexicon and sha256(lexicon),
-                               config and sha256(config))).encode()).hexdigest()[:16]
-    cached = run_cache("clockctl-image") / key
-    with cache_lock(cached):
-        if not (cached / "output.txt").exists():
-            made = _clockctl_image(fw, target, out_dir, lexicon, config, flash_size)
-            for label, path in made.items():
-                if label not in ("firmware", "output"):
-                    shutil.copyfile(path, cached / path.name)
-            (cached / "output.txt").write_text(made["output"])
-            return made
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
-    images = {"firmware": fw, "output": (cached / "output.txt").read_text()}
-    for path in cached.glob("*.bin"):
-        images[path.stem] = Path(shutil.copyfile(path, Path(out_dir) / path.name))
-    return images
-
-
-def _clockctl_image(fw: Path, target: str, out_dir: Path, lexicon: Path | None,
-                    config: Path | None, flash_size: str | None) -> dict:
     cmd = [sys.executable, "-m", "host_tools.cli", "image", "--target", target,
            "--firmware", str(fw), "--out", str(out_dir)]
     if lexicon:
