@@ -33,6 +33,9 @@ MARK = "@@mpytest "
 _TEST_DEF = re.compile(r"^def (test_\w+)\(\s*(?:start)?\s*\)", re.M)
 _HEAPSIZE = re.compile(r"^# mpytest-heapsize: (\w+)", re.M)
 _TIMEOUT = re.compile(r"^# mpytest-timeout: (\d+)", re.M)
+# How long one interpreter run of a file may take before it counts as hung: a bound
+# against a hang only, far above what any file takes on a machine busy with other work.
+HANG_S = 1800
 
 
 def micropython_binary():
@@ -52,7 +55,7 @@ def micropython_path(config, test_dir):
     return ":".join(entries)
 
 
-def run_micropython_file(path, mpy_path, heapsize=None, timeout=300, binary=None):
+def run_micropython_file(path, mpy_path, heapsize=None, timeout=HANG_S, binary=None):
     """Run every test of one module under MicroPython; return (results, output).
 
     results maps a test name to ("pass" | "fail" | "skip", detail).
@@ -122,7 +125,7 @@ class MicroPythonFile(pytest.File):
     def collect(self):
         source = self.path.read_text()
         self._heapsize = (_HEAPSIZE.findall(source) or [None])[0]
-        self._timeout = int((_TIMEOUT.findall(source) or [300])[0])
+        self._timeout = int((_TIMEOUT.findall(source) or [HANG_S])[0])
         self._runs = {}
         names = _TEST_DEF.findall(source)
         for bits, suffix in ((64, "[micropython]"), (32, "[micropython-32]")):

@@ -8,6 +8,8 @@ without `../shared` the tests that need it skip and say why.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 from pathlib import Path
 
@@ -47,3 +49,17 @@ def micropython(bits: int) -> Path:
     if not mpbuild.available():
         _missing(str(mpbuild.SOURCE))
     return mpbuild.interpreter(bits)
+
+
+@contextlib.contextmanager
+def cache_lock(folder: Path):
+    """Hold the lock of a cache folder under build/ while a file in it is made: the tests
+    run in several processes (pytest-xdist), and the second to need a file waits for the
+    first to finish it instead of making it at the same time.  Make the file under another
+    name and rename it into place, so that it is never seen half written."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+

@@ -15,6 +15,11 @@ from lexicon_data import answers, image_path, read_bytes, write_bytes
 from mpytest import MICROPYTHON, raises, skip, tmpdir
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_header_edits_are_refused_or_change_no_answer",)
+
+
 def _with_crc(data):
     """The header CRC recomputed where the (maybe edited) header length puts it."""
     hlen = data[6] | data[7] << 8

@@ -10,6 +10,11 @@ from lexicon_data import (MemoryPartition, answers, image_path, read_bytes, work
 from mpytest import MICROPYTHON, only_micropython, raises, tmpdir
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_cache_sizes_do_not_change_answers", "test_resident_pages_are_read_at_open_and_never_again")
+
+
 def _copy_with(data, name="x.dawg"):
     path = tmpdir() + "/" + name
     write_bytes(path, data)

@@ -8,6 +8,11 @@ import challenge_cuts
 QUICK = 20
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_cuts_between_a_challenge_record_and_its_save_leave_each_challenge_once",)
+
+
 def test_cuts_between_a_challenge_record_and_its_save_leave_each_challenge_once():
     reference, ref_games, cuts = challenge_cuts.run(QUICK, cut=False)
     assert cuts == 0 and len(reference) == QUICK

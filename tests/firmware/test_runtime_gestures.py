@@ -12,6 +12,11 @@ from terminal.flow import ACCEPT_ASK, FINISH_ASK, NEUTRAL
 from timebase import ManualClock
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_no_window_preset_end_phase_waits_for_the_opponents_accept",)
+
+
 def _rig(preset=None):
     config = {"lang": "en"}
     if preset is not None:

@@ -18,6 +18,11 @@ MIN = 60 * SEC
 DAY = 24 * 60 * MIN
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_guessing_with_cuts_at_random_moments_gains_nothing", "test_each_lockout_is_longer_until_the_right_pin_and_cuts_change_nothing")
+
+
 def _rig(lang="en", panels=False, **config):
     if panels:
         only_micropython("the ssd1306 driver needs framebuf")

@@ -26,6 +26,11 @@ _real_open = open
 _real_set_blob = esp32.NVS.set_blob
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_a_full_flash_keeps_the_game_going_warns_and_counts_the_lost_lines", "test_lines_that_wait_survive_a_cut_and_so_does_the_count_of_the_lost_ones")
+
+
 def _rig():
     rig = runtime_rig.Rig(terminal=True, lexicon="de", config={"lang": "en", "table": TABLE})
     hal_rtc.set_time((2026, 11, 27, 9, 30, 0))

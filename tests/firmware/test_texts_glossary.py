@@ -62,6 +62,11 @@ _CAPITALS = "ÄÖÜĄĆĘŁŃÓŚŹŻÆØÅ"
 _SMALL = "äöüąćęłńóśźżæøå"
 
 
+# The tests that take more than a few seconds: left out of `python3 -m tests --fast`
+# (tests/conftest.py reads this; a firmware test module cannot import pytest).
+SLOW = ("test_every_thing_has_one_word_per_language_on_panels_terminal_and_notes",)
+
+
 def fold(text):
     out = text.lower()
     for capital, small in zip(_CAPITALS, _SMALL):

@@ -18,6 +18,7 @@ the same way, the partition table of the port's CSV, and the three joined by
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import subprocess
 import sys
@@ -185,6 +186,11 @@ def firmware(kind: str, cache_dir: Path) -> Path:
     table = hashlib.sha256(partitions.build(KINDS[kind][4]) + frozen(kind)).hexdigest()[:8]
     out = Path(cache_dir) / ("%s-20250809-v%s-%s.bin" % (name, version, table))
     if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        build(kind, out)
+        from tests.shared import cache_lock
+
+        with cache_lock(out.parent):
+            if not out.exists():
+                part = out.with_name(out.name + ".%d" % os.getpid())
+                build(kind, part)
+                os.replace(part, out)
     return out

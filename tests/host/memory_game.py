@@ -3,6 +3,7 @@ writes (tests/host/device_image.py), and the figures it prints."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -25,17 +26,23 @@ def polish_image() -> Path:
     when the one there is of an older format)."""
     from wordlist_packer.image import Image, ImageError
 
-    if IMAGE.exists():
+    def current():
         try:
             Image.load(IMAGE)
-            return IMAGE
-        except ImageError:
-            pass                        # an image of an older format: build it again
+            return True
+        except (OSError, ImageError):   # none yet, or one of an older format
+            return False
+
+    if current():
+        return IMAGE
     source = shared.wordlist("pl")
-    IMAGE.parent.mkdir(exist_ok=True)
-    subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(source),
-                    "--language", "pl", "-o", str(IMAGE), "--date", "0", "-q"],
-                   check=True, cwd=REPO)
+    with shared.cache_lock(IMAGE.parent):
+        if not current():
+            part = IMAGE.with_name(IMAGE.name + ".%d" % os.getpid())
+            subprocess.run([sys.executable, "-m", "wordlist_packer", "build", str(source),
+                            "--language", "pl", "-o", str(part), "--date", "0", "-q"],
+                           check=True, cwd=REPO)
+            os.replace(part, IMAGE)
     return IMAGE
 
 

@@ -15,6 +15,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_MAIN = REPO / "tests" / "host" / "sim_fixture" / "main.py"
+# How long a test waits for an event of the simulated clock before it gives up: a bound
+# that only ends a hang, never a measure.  The firmware runs in real time beside whatever
+# else the machine runs, so an event can come seconds late; a test waits for the event
+# (a state the page's API shows), not for a time sized to an idle machine.
+HANG_S = 120.0
 
 
 class Sim:
@@ -64,8 +69,8 @@ class Sim:
     def state(self):
         return self.get("/api/state")
 
-    def wait_for(self, predicate, timeout: float = 20.0, what: str = "condition"):
-        """Poll the state until predicate(state) is true; fail after the deadline."""
+    def wait_for(self, predicate, timeout: float = HANG_S, what: str = "condition"):
+        """Poll the state until predicate(state) is true; fail after `timeout` (a hang)."""
         deadline = time.monotonic() + timeout
         state = None
         while time.monotonic() < deadline:
@@ -156,3 +161,46 @@ def press(sim, name, effect, what):
     state = sim.wait_for(effect, what=what)
     sim.post("/api/button", {"name": name, "down": False})
     return state
+
+
+def terminal_rows(state) -> list[str]:
+    """The terminal panel's pixel rows: what a key press changes."""
+    return state["panels"]["terminal"]["rows"]
+
+
+# The keypad (firmware/hal_keypad.py) takes a press once it saw the key down in two scans
+# 10 ms apart, and the same key again only after it saw it up in two scans.
+KEY_UP_S = 0.1
+KEY_RETRY_S = 10.0
+
+
+def keys(sim, text: str) -> None:
+    """Type `text` on the keypad: each key held until the terminal shows what it did
+    (every key the callers type changes it), then let go.
+
+    A key pressed again right after it was let go may come while the firmware, waiting
+    for a CPU, has not yet scanned it up twice: the keypad then sees one long press.  So
+    a press that changes nothing within KEY_RETRY_S is let go and made again; one that
+    never does fails after HANG_S."""
+    last = None
+    for label in text:
+        if label == last:
+            time.sleep(KEY_UP_S)
+        last = label
+        before = terminal_rows(sim.state())
+        deadline = time.monotonic() + HANG_S
+        while True:
+            sim.post("/api/key", {"key": label, "down": True})
+            try:
+                sim.wait_for(lambda s: terminal_rows(s) != before,
+                             timeout=min(KEY_RETRY_S, max(0.0, deadline - time.monotonic())),
+                             what="the effect of key %s" % label)
+                break
+            except AssertionError:
+                if time.monotonic() >= deadline:
+                    raise
+                sim.post("/api/key", {"key": label, "down": False})
+                sim.wait_for(lambda s: label not in s["keys_down"], what="key %s up" % label)
+                time.sleep(KEY_UP_S)
+        sim.post("/api/key", {"key": label, "down": False})
+        sim.wait_for(lambda s: label not in s["keys_down"], what="key %s up" % label)

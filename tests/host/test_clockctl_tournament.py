@@ -12,11 +12,10 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 
-from tests.host.sim_helpers import REPO, Sim, panel_lines
+from tests.host.sim_helpers import REPO, Sim, keys, panel_lines
 from tests.host.test_sim_link import clockctl, clockctl_until_ok, table_row
 from wordlist_packer import legend
 from wordlist_packer.image import Image
@@ -41,19 +40,12 @@ def ports(sims):
     return [a for s in sims for a in ("--port", s.link_port)]
 
 
-def hold(sim, name, effect, what, timeout=30):
+def hold(sim, name, effect, what):
     sim.post("/api/button", {"name": name, "down": True})
-    state = sim.wait_for(effect, timeout=timeout, what=what)
+    state = sim.wait_for(effect, what=what)
     sim.post("/api/button", {"name": name, "down": False})
     sim.wait_for(lambda s: name not in s["buttons_down"], what=name + " up")
     return state
-
-
-def tap(sim, k):
-    sim.post("/api/key", {"key": k, "down": True})
-    time.sleep(0.12)
-    sim.post("/api/key", {"key": k, "down": False})
-    time.sleep(0.08)
 
 
 def presses(layout, word):
@@ -90,7 +82,8 @@ def test_a_round_run_with_clockctl(clocks, tmp_path):
     for sim, table in ((a, 12), (b, 13)):
         r = clockctl("config", "table=%d" % table, "--port", sim.link_port)
         assert r.returncode == 0, r.stdout + r.stderr
-    r = clockctl("config", "lang=de", "referee_pin=4711", "preset=custom",
+    # (the longest multi-tap pause: the keys below are typed at the pace of a busy machine)
+    r = clockctl("config", "lang=de", "referee_pin=4711", "preset=custom", "multitap_ms=3000",
                  'preset_edits={"initial_ms": 9000, "overtime_cap_ms": 3000}', *every)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "default referee PIN" not in r.stderr
@@ -104,21 +97,19 @@ def test_a_round_run_with_clockctl(clocks, tmp_path):
     # a game on table 12: a challenge of a valid word (10 points for the challenger),
     # then the right player's time runs out into overtime until the 3 s cap: forfeit
     layout = legend.image_layout(Image.load(GERMAN))
-    a.wait_for(terminal_shows("Bereit"), timeout=60, what="table 12 ready")
+    a.wait_for(terminal_shows("Bereit"), what="table 12 ready")
     hold(a, "right", lambda s: s["leds"]["left"] == 1, "the left clock")
     hold(a, "left", lambda s: s["leds"]["right"] == 1, "the right clock")
     hold(a, "challenge", terminal_shows("ANFECHTUNG"), "the challenge")
-    for k in "1" + presses(layout, "ZUG") + "#":
-        tap(a, k)
+    keys(a, "1" + presses(layout, "ZUG") + "#")
     a.wait_for(terminal_shows("Gegner pr"), what="the opponent's check")
-    tap(a, "C")
-    tap(a, "#")
+    keys(a, "C#")
     a.wait_for(terminal_shows("10 Strafpunkte"), what="the verdict")
     # the right player's clock runs again: a reset is refused now
     r = clockctl("reset", *every)
     assert r.returncode == 1 and "a game is in progress" in r.stdout
     assert "1 of 2 devices succeeded" in r.stdout
-    a.wait_for(terminal_shows("ENDE"), timeout=60, what="the end of the game")
+    a.wait_for(terminal_shows("ENDE"), what="the end of the game")
 
     # the round's results: one CSV, spreadsheet-ready
     out = tmp_path / "round1.csv"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from host_tools import cli, partitions
 from host_tools.image import list_image
 from host_tools.link import Link
@@ -210,9 +212,11 @@ def test_a_list_too_large_for_the_partition_is_refused_before_writing(tmp_path, 
         rig.stop()
 
 
+@pytest.mark.slow
 def test_a_clock_logging_all_the_time_keeps_every_line_with_the_polish_list(tmp_path, capsys):
     """The race: the clock appends to its game log as fast as it can while the Polish
-    list is written, three times (bench/bench_lexflash.py runs it twenty times)."""
+    list is written, twice: into each partition once (bench/bench_lexflash.py runs it
+    twenty times)."""
     from tests.host import lexflash_race
     from tests.host.memory_game import polish_image
 
@@ -220,14 +224,14 @@ def test_a_clock_logging_all_the_time_keeps_every_line_with_the_polish_list(tmp_
     rig = lexflash_race.busy_clock(tmp_path / "dev")
     try:
         slots, boots = [], []
-        for _ in range(3):
+        for _ in range(2):
             r = lexflash_race.run(rig, image, tmp_path)
             slots.append(r["slot"])
             boots.append(r["boot"])
         capsys.readouterr()
-        assert slots == ["lexb", "lexa", "lexb"]     # the old list was pushed into lexa
+        assert slots == ["lexb", "lexa"]     # the old list was pushed into lexa
         # each flash restarted the clock once (the log itself rotates its oldest starts away)
-        assert boots == [boots[0], boots[0] + 1, boots[0] + 2], boots
+        assert boots == [boots[0], boots[0] + 1], boots
         assert files(rig)["config.json"] and json.loads(files(rig)["config.json"])["table"] == 12
     finally:
         rig.stop()

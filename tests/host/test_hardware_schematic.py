@@ -148,7 +148,9 @@ def _erc(exe, folder, env):
 
 def test_kicad_erc_passes_and_catches_a_broken_wire(tmp_path):
     exe = _kicad_cli()
-    env = dict(os.environ, HOME=str(tmp_path / "home"))      # KiCad writes its settings there
+    # KiCad writes its settings in HOME and a folder of its own (org.kicad.kicad) in TMPDIR
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, HOME=str(tmp_path / "home"), TMPDIR=str(tmp_path / "tmp"))
     good = tmp_path / "good"
     shutil.copytree(os.path.join(HW, "schematic"), good, ignore=shutil.ignore_patterns("erc.json", "svg"))
     assert _erc(exe, str(good), env) == []

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from lexicon import TOO_LONG, VALID, INVALID, Lexicon, open_file
@@ -53,6 +55,7 @@ word = st.lists(st.sampled_from(ES_TILES[:12]), min_size=1, max_size=8).map("".j
 @given(words=st.lists(word, min_size=1, max_size=60), queries=st.lists(word, max_size=40),
        page_shift=st.sampled_from([7, 8, 10]), align=st.sampled_from([0, 3, 5]),
        table=st.booleans(), cache=st.sampled_from([40, 300, 4096]))
+@pytest.mark.slow
 def test_generated_lists_agree(tmp_path_factory, words, queries, page_shift, align, table,
                                cache):
     data = build_from_lines(words, ES, name="gen", version="1", date=0, page_shift=page_shift,
@@ -83,6 +86,7 @@ def _micropython():
     return str(candidate) if candidate.exists() else "micropython"
 
 
+@pytest.mark.slow
 def test_micropython_reader_agrees_on_a_real_german_list(tmp_path):
     rng = random.Random(5)
     with lzma.open(shared.wordlist("de"), "rt", encoding="utf-8") as f:

@@ -10,6 +10,8 @@ test uses the same file) and built again when it is not of the current format.
 import os
 import subprocess
 
+import pytest
+
 from tests import shared
 from tests.host import runtime_proc
 from tests.host.memory_game import polish_image
@@ -69,6 +71,7 @@ print("alloc", gc.mem_alloc() - before, lex.reads - reads)
 """
 
 
+@pytest.mark.slow
 def test_opening_the_polish_list_reads_the_header_and_resident_pages(tmp_path):
     data = polish_image().read_bytes()
     size = (len(data) + 0xFFFF) & ~0xFFFF

@@ -69,31 +69,36 @@ pieces = st.one_of(
 @given(st.lists(pieces, max_size=12), st.integers(1, 64))
 def test_firmware_framing_and_dispatch_survive_anything(chunks, step):
     cwd = os.getcwd()
-    folder = tempfile.mkdtemp(prefix="linkfuzz-")
-    os.chdir(folder)
-    try:
-        out = []
-        srv = Server(LinkHandler(Services()), out.append)
-        stream = b"".join(chunks)
-        for i in range(0, len(stream), step):
-            for job in srv.feed(stream[i:i + step]):
-                pending = srv.start(*job)
-                while pending is not None and not srv.step(pending):
-                    pass
-        # Afterwards the link still answers a clean request.
-        work = srv.feed(hl.encode(hl.INFO, 4242))
-        # (a frame that lost only its closing flag is completed by this one's flag)
-        assert work and work[-1][0] == 4242 and len(work) <= 2
-        for job in work:
+    with tempfile.TemporaryDirectory(prefix="linkfuzz-") as folder:
+        os.chdir(folder)
+        try:
+            _framing_and_dispatch(chunks, step)
+        finally:
+            os.chdir(cwd)
+
+
+def _framing_and_dispatch(chunks, step):
+    """One stream fed in steps, then a clean request: the link still answers it."""
+    out = []
+    srv = Server(LinkHandler(Services()), out.append)
+    stream = b"".join(chunks)
+    for i in range(0, len(stream), step):
+        for job in srv.feed(stream[i:i + step]):
             pending = srv.start(*job)
             while pending is not None and not srv.step(pending):
                 pass
-        replies = [r for r in hl.Decoder().feed(b"".join(bytes(o) for o in out)) if r[0] == hl.OK]
-        assert replies[-1][2] == hl.INFO | hl.REPLY and replies[-1][3] == 4242
-        assert all(r[2] & hl.REPLY or r[2] == hl.ERROR for r in replies)
-        assert not os.path.exists("lexicon.dawg")
-    finally:
-        os.chdir(cwd)
+    # Afterwards the link still answers a clean request.
+    work = srv.feed(hl.encode(hl.INFO, 4242))
+    # (a frame that lost only its closing flag is completed by this one's flag)
+    assert work and work[-1][0] == 4242 and len(work) <= 2
+    for job in work:
+        pending = srv.start(*job)
+        while pending is not None and not srv.step(pending):
+            pass
+    replies = [r for r in hl.Decoder().feed(b"".join(bytes(o) for o in out)) if r[0] == hl.OK]
+    assert replies[-1][2] == hl.INFO | hl.REPLY and replies[-1][3] == 4242
+    assert all(r[2] & hl.REPLY or r[2] == hl.ERROR for r in replies)
+    assert not os.path.exists("lexicon.dawg")
 
 
 @settings(max_examples=300, deadline=None)

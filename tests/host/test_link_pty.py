@@ -135,7 +135,7 @@ def test_a_stale_partial_file_of_another_image_is_not_resumed(tmp_path):
         with Link(rig.port, timeout=0.3, retries=1) as link, pytest.raises(NoAnswer):
             link.push_lexicon(other)
         rig.relay.cut = False
-        with Link(rig.port) as link:
+        with Link(rig.port, timeout=10.0) as link:      # a bound against a hang only
             result = link.push_lexicon(NEW)
     assert result["resumed_from"] == 0
     assert (folder / "lexicon.dawg").read_bytes() == NEW
@@ -201,7 +201,9 @@ def test_device_at_the_repl_gives_a_clear_error(tmp_path):
     repl.write_text("import sys\nprint('MicroPython v1.24.1 on 2024-11-29; Generic ESP32 module')\n"
                     "print('>>> ', end='')\nwhile True:\n    b = sys.stdin.buffer.read(1)\n"
                     "    sys.stdout.buffer.write(b)\n")
-    with Rig(tmp_path / "dev", script=repl) as rig, Link(rig.port, timeout=0.3, retries=1) as link:
+    # (long enough for the echo to come back from a busy machine: the error names the REPL
+    # only when the device's echo was seen)
+    with Rig(tmp_path / "dev", script=repl) as rig, Link(rig.port, timeout=5.0, retries=1) as link:
         with pytest.raises(NoAnswer) as silent:
             link.info()
     assert "REPL" in silent.value.msg

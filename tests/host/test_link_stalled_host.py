@@ -15,6 +15,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 import serial
 
 from host_tools.link import INFO, Link, encode
@@ -43,6 +45,7 @@ def _running(info: dict) -> int:
     return clock["on_turn"]
 
 
+@pytest.mark.slow
 def test_a_host_that_stops_reading_never_holds_the_clock(tmp_path):
     sim = Sim(tmp_path / "device", extra=["--link-pty", str(tmp_path / "usb")])
     try:

@@ -5,6 +5,8 @@ and the figures of a reader keeping some pages resident."""
 
 import lzma
 
+import pytest
+
 from lexicon import VALID, open_file
 from tests import shared
 from wordlist_packer.graph import CODE_BASE
@@ -33,6 +35,7 @@ def _cold(lex):
     lex._tick = 0
 
 
+@pytest.mark.slow
 def test_model_counts_the_readers_page_reads(tmp_path):
     path, words = _slice_image(tmp_path, page_shift=7)
     img = Image.load(path)

@@ -27,6 +27,7 @@ def slot_bytes(rig, label: str, n: int) -> bytes:
     return (rig.folder / ("flash-%s.bin" % label)).read_bytes()[:n]
 
 
+@pytest.mark.slow
 def test_a_polish_push_goes_into_the_free_partition_and_the_clock_answers_with_it(tmp_path):
     image, name = polish()
     assert len(image) > VFS.size       # more than the whole filesystem could hold
@@ -57,6 +58,7 @@ def test_a_polish_push_goes_into_the_free_partition_and_the_clock_answers_with_i
         rig.stop()
 
 
+@pytest.mark.slow
 def test_a_pull_and_a_restart_mid_push_resume_and_never_touch_the_list_in_use(tmp_path):
     image, name = polish()
     rig = clock(tmp_path / "dev")

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.host.sim_helpers import REPO, Sim, drawn, panel_lines, pixel, pixel_of, press
+from tests.host.sim_helpers import REPO, Sim, drawn, keys, panel_lines, pixel, pixel_of, press
 
 sys.path.insert(0, str(REPO / "firmware"))
 from render import sevenseg  # noqa: E402  (pure geometry)
@@ -95,22 +94,6 @@ def sim(tmp_path):
     assert "Traceback" not in err, err[-3000:]
 
 
-def keys(sim, text):
-    """Each key held until the terminal shows what it did (every key here changes it)."""
-    last = None
-    for label in text:
-        if label == last:
-            # the same key again: the firmware takes a press only after it saw the key up
-            # in two scans (10 ms apart) of the simulator's real-time firmware
-            time.sleep(0.1)
-        last = label
-        before = terminal(sim.state())
-        sim.post("/api/key", {"key": label, "down": True})
-        sim.wait_for(lambda s: terminal(s) != before, what="the effect of key %s" % label)
-        sim.post("/api/key", {"key": label, "down": False})
-        sim.wait_for(lambda s: label not in s["keys_down"], what="key %s up" % label)
-
-
 def test_the_preset_option_checks_the_name(tmp_path):
     from host_tools.sim import main
 
@@ -120,7 +103,7 @@ def test_the_preset_option_checks_the_name(tmp_path):
 @pytest.mark.slow
 def test_a_duplicate_game_runs_in_the_simulator(sim):
     state = sim.wait_for(lambda s: on_terminal(s, "Ready")
-                         and both(s) == (" 01:00", ("MOVE 1", False)), timeout=60,
+                         and both(s) == (" 01:00", ("MOVE 1", False)),
                          what="both panels at the first move's full time")
     assert not on_terminal(state, "Challenge")                       # none in a duplicate game
 
@@ -135,11 +118,11 @@ def test_a_duplicate_game_runs_in_the_simulator(sim):
     # the referee sets the move's time to 00:19: less than 30 s left, the warning sounds
     keys(sim, "D0000#3" + "1" + "19#")
     state = sim.wait_for(lambda s: s["buzzer"]["on"] and s["buzzer"]["freq"] == WARNING_HZ,
-                         timeout=10, what="the 30-s warning")
+                         what="the 30-s warning")
     assert " " < both(state)[0] <= " 00:19" or both(state)[0] == ""
     keys(sim, "D")
     state = sim.wait_for(lambda s: s["buzzer"]["on"] and s["buzzer"]["freq"] == END_HZ,
-                         timeout=30, what="the move's end tone")
+                         what="the move's end tone")
     state = sim.wait_for(lambda s: both(s) == (" 00:00", ("TIME UP", False)),
                          what="TIME UP at 00:00")
     assert state["leds"]["left"] == 0 and state["leds"]["right"] == 0

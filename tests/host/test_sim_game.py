@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from tests.host.sim_helpers import REPO, Sim, drawn, pixel_of
+from tests.host.sim_helpers import (HANG_S, KEY_RETRY_S, KEY_UP_S, REPO, Sim, drawn, pixel_of,
+                                    terminal_rows)
 from tests.host.test_sim_page import CHROMIUM, open_page, playwright_api  # noqa: F401
 from wordlist_packer import legend
 from wordlist_packer.image import Image
@@ -29,16 +30,18 @@ def panel(page, name):
     return page.evaluate("n => window.tileclock.state.panels[n]", name)
 
 
-def until(page, what, predicate, timeout=30):
-    """Poll the page's state until predicate(state) holds."""
+def until(page, what, predicate, timeout=HANG_S):
+    """Poll the page's state until predicate(state) holds (`timeout` only ends a hang)."""
     import time
 
     deadline = time.monotonic() + timeout
     state = None
-    while time.monotonic() < deadline:
+    while True:
         state = page.evaluate("window.tileclock.state")
         if predicate(state):
             return state
+        if time.monotonic() >= deadline:
+            break
         page.wait_for_timeout(50)
     from tests.host.sim_helpers import panel_lines
 
@@ -62,13 +65,35 @@ def press(page, button, effect, what):
 
 
 def tap(page, k):
-    """A key held for 120 ms: long enough for the keypad's scan to take it (a press of
-    no length is a bounce), short enough to keep a multi-tap within its second."""
-    page.keyboard.down(k)
-    until(page, "key %s down" % k, lambda s: k in s["keys_down"])
-    page.wait_for_timeout(120)
+    """A key held until the terminal shows what it did (every key typed here changes it),
+    then let go: the keypad's scan has taken it however late the firmware ran.  The same
+    key again comes KEY_UP_S after it was let go; if the keypad saw one long press (the
+    firmware did not scan it up twice in between), nothing changes within KEY_RETRY_S and
+    the key is let go and pressed again (tests/host/sim_helpers.py, keys)."""
+    import time
+
+    if _last_key[0] == k:
+        page.wait_for_timeout(KEY_UP_S * 1000)
+    _last_key[0] = k
+    before = terminal_rows(page.evaluate("window.tileclock.state"))
+    deadline = time.monotonic() + HANG_S
+    while True:
+        page.keyboard.down(k)
+        try:
+            until(page, "the effect of key %s" % k, lambda s: terminal_rows(s) != before,
+                  timeout=min(KEY_RETRY_S, max(0.0, deadline - time.monotonic())))
+            break
+        except AssertionError:
+            if time.monotonic() >= deadline:
+                raise
+            page.keyboard.up(k)
+            until(page, "key %s up" % k, lambda s: k not in s["keys_down"])
+            page.wait_for_timeout(KEY_UP_S * 1000)
     page.keyboard.up(k)
     until(page, "key %s up" % k, lambda s: k not in s["keys_down"])
+
+
+_last_key = [None]
 
 
 def presses(layout, word):
@@ -95,13 +120,14 @@ def terminal_has(text, size=0):
 def test_a_german_game_through_challenges_as_the_page_shows_it(browser, tmp_path):
     device = tmp_path / "device"
     device.mkdir()
-    (device / "config.json").write_text(json.dumps({"lang": "de"}))
+    # the longest multi-tap pause: the letters are typed at the pace of a busy machine
+    (device / "config.json").write_text(json.dumps({"lang": "de", "multitap_ms": 3000}))
     shutil.copyfile(GERMAN, device / "lexicon.dawg")
     sim = Sim(device)
     try:
         page = open_page(browser, sim)
-        page.wait_for_function("window.tileclock.keysDrawn", timeout=20000)
-        until(page, "the terminal ready", terminal_has("Bereit"), timeout=60)
+        page.wait_for_function("window.tileclock.keysDrawn", timeout=HANG_S * 1000)
+        until(page, "the terminal ready", terminal_has("Bereit"))
         # every digit key carries its letters, as the clock cuts this list into keys
         layout = legend.image_layout(Image.load(GERMAN))
         assert "".join(layout["0"]) == "ZÄÜÖY"
