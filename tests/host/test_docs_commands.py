@@ -69,10 +69,15 @@ def parse(argv):
     tool, args = argv[0], argv[1:]
     if tool == "clockctl" and args[:1] == ["sim"]:
         return None                  # its arguments are the simulator's
+    make = TOOLS[tool]
+    if tool == "clockctl" and args[:1] == ["hall"]:
+        from host_tools.hall import cli as hall_cli
+
+        make, args = hall_cli.build_parser, args[1:]     # the hall parses its own
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            TOOLS[tool]().parse_args(args)
+            make().parse_args(args)
     except SystemExit as e:
         return None if e.code == 0 else (err.getvalue().strip() or "exit %s" % e.code)
     return None
