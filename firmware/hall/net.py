@@ -177,7 +177,10 @@ class Net:
                 self._answer = False
 
     def _connect(self):
-        client = self._client_class(self.client_id, self.host, self.port, keepalive=_KEEPALIVE_S)
+        make = self._client_class
+        if make is None:
+            raise OSError("hall: start() first")
+        client = make(self.client_id, self.host, self.port, keepalive=_KEEPALIVE_S)
         # The clock subscribes to nothing: whatever a broker sends it anyway (amqtt was
         # seen to, to clocks that connected at the same moment) is read and dropped,
         # never taken for the acknowledgement being waited for.

@@ -504,7 +504,9 @@ class Source:
             end = match_brace(text, m.end() - 1)
             body = text[m.end():end - 1]
             entries = []
-            for e in re.finditer(r"\{\s*MP_QSTR_(\w+)\s*,\s*([^,{}]+)", body):
+            # MP_QSTR_ with no name: an argument taken by position only (WLAN.connect's
+            # ssid and key)
+            for e in re.finditer(r"\{\s*MP_QSTR_(\w*)\s*,\s*([^,{}]+)", body):
                 flags = e.group(2)
                 entries.append({"name": e.group(1), "required": "MP_ARG_REQUIRED" in flags,
                                 "kwonly": "MP_ARG_KW_ONLY" in flags})
@@ -582,8 +584,8 @@ class Source:
                 skip, entries = p
                 pos = [e for e in entries if not e["kwonly"]]
                 sig["max"] = skip + len(pos)
-                sig["kw"] = [e["name"] for e in entries]
-                sig["pos"] = [None] * skip + [e["name"] for e in pos]
+                sig["kw"] = [e["name"] for e in entries if e["name"]]
+                sig["pos"] = [None] * skip + [e["name"] or None for e in pos]
                 sig["required"] = [e["name"] for e in entries if e["required"]]
         if self_arg:
             for key in ("min", "max"):
@@ -630,8 +632,8 @@ class Source:
             if sig.get("max") is None:
                 sig["max"] = skip + len(pos)
             if sig.get("kw", None) is None:
-                sig["kw"] = [e["name"] for e in entries]
-            sig["pos"] = [None] * skip + [e["name"] for e in pos]
+                sig["kw"] = [e["name"] for e in entries if e["name"]]
+            sig["pos"] = [None] * skip + [e["name"] or None for e in pos]
         elif not check:
             sig.update(checked=False, why="no argument parsing found in %s" % cfun)
         # an id refused by range: `uint32_t n = mp_obj_get_int(args[0]); if (n >= N)`
