@@ -15,7 +15,7 @@ VERSION = 1
 FLAG = 0x7E
 ESC = 0x7D
 HEAD = 6
-MAX_PAYLOAD = 4096
+MAX_PAYLOAD = 8192      # a firmware listing of ~110 files (FW_BEGIN) takes 4.5 KB
 # Longest escaped frame on the wire between the flags.
 MAX_RAW = 2 * (HEAD + MAX_PAYLOAD + 4)
 
