@@ -30,10 +30,14 @@ def free_port() -> int:
 
 
 def wait_for(condition, what: str, timeout: float = HANG_S, every: float = 0.05):
-    """condition()'s first true value, polled; AssertionError naming `what` past timeout."""
+    """condition()'s first true value, polled; AssertionError naming `what` past timeout.
+    A connection the hall's page server dropped (a busy machine) is asked again."""
     deadline = time.monotonic() + timeout
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except OSError:
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:
