@@ -86,7 +86,8 @@ def _kicad_cli():
 def test_kicad_drc_is_clean_and_the_gerbers_and_drill_file_are_made():
     exe = _kicad_cli()
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, HOME=os.path.join(tmp, "home"))   # KiCad writes its settings there
+        # KiCad writes its settings in HOME and a folder of its own in TMPDIR
+        env = dict(os.environ, HOME=os.path.join(tmp, "home"), TMPDIR=tmp)
         work = os.path.join(tmp, "board")
         shutil.copytree(os.path.join(HW, "schematic"), work, ignore=shutil.ignore_patterns("svg"))
         pcb = os.path.join(work, "tileclock.kicad_pcb")
@@ -122,7 +123,7 @@ def test_a_broken_track_is_caught_by_the_drc():
     first = text.index("\n  (segment ")
     broken = text[:first] + text[text.index("\n", first + 1):]
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, HOME=os.path.join(tmp, "home"))
+        env = dict(os.environ, HOME=os.path.join(tmp, "home"), TMPDIR=tmp)
         pcb = os.path.join(tmp, "broken.kicad_pcb")
         with open(pcb, "w", encoding="utf-8") as f:
             f.write(broken)
