@@ -32,8 +32,10 @@ CONFIRMED_1 = 2
 DONE = 4                  # both confirmed and logged
 ASKED = 8                 # the side's score waits for the opponent's check
 
-# line sizes of the entry's screens (terminal.screen: 0 SMALL, 1 MEDIUM)
-_ENTRY_SIZES = b"\x00\x00\x01\x00\x00\x00\x00\x00"
+# line sizes of the entry's screens (terminal.screen: 0 SMALL, 1 MEDIUM): 7 lines, 60
+# of the panel's 64 pixels (the key D, the referee's, is not shown: it works on every
+# screen, terminal.flow)
+_ENTRY_SIZES = b"\x00\x00\x01\x00\x00\x00\x00"
 
 
 class Scores:
@@ -144,12 +146,14 @@ def finals(engine, sheet):
 
 
 def lines(flow, state):
-    """(lines, sizes) of step SCORE or SCORE_CONFIRM."""
+    """(lines, sizes) of step SCORE or SCORE_CONFIRM: the side's time as the result
+    screen shows it, the score typed, the side's penalties the clock will deduct."""
     text = flow.text
     scores = flow.scores
     side = scores.side
     pens = penalties(flow.engine)[side]
-    lines = [text("result_title"),
+    time = bytes(flow.engine.display(side).text).decode()
+    lines = [text("result_title") + "\t" + text("short_%d" % side) + " " + time,
              text("score_of") % text("side_%d" % side),
              scores.digits[side] + ("_" if state == SCORE else ""),
              text("pen_overtime") + "\t" + _points(pens[0]),
@@ -158,7 +162,6 @@ def lines(flow, state):
         lines += [text("score_hint"), text("score_keys")]
     else:
         lines += [text("opponent"), text("confirm_keys")]
-    lines.append(text("key_referee"))
     return lines, _ENTRY_SIZES
 
 

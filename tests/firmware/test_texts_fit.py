@@ -102,6 +102,8 @@ def test_the_score_table_fits_with_four_digit_scores_and_three_digit_penalties()
         for key in ("col_sheet", "col_time", "col_chal", "col_final"):
             assert len(t[key]) + 1 + len("9999 -990") <= 16, (lang, key)
         assert len(t["result_title"]) + 1 + len("   L    R") <= 16, lang
+        # the entry's title: the side and its time (terminal.scores.lines)
+        assert len(t["result_title"]) + 1 + len("L -99:59") <= 16, lang
 
 
 def test_the_verdict_is_in_the_largest_size_its_longest_translation_fits():
