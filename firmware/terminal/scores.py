@@ -33,9 +33,9 @@ DONE = 4                  # both confirmed and logged
 ASKED = 8                 # the side's score waits for the opponent's check
 
 # line sizes of the entry's screens (terminal.screen: 0 SMALL, 1 MEDIUM): 7 lines, 60
-# of the panel's 64 pixels (the key D, the referee's, is not shown: it works on every
-# screen, terminal.flow)
-_ENTRY_SIZES = b"\x00\x00\x01\x00\x00\x00\x00"
+# of the panel's 64 pixels, the score typed last, in the pixel font (the key D, the
+# referee's, is not shown: it works on every screen, terminal.flow)
+_ENTRY_SIZES = b"\x00\x00\x00\x00\x00\x00\x01"
 
 
 class Scores:
@@ -154,14 +154,14 @@ def lines(flow, state):
     pens = penalties(flow.engine)[side]
     time = bytes(flow.engine.display(side).text).decode()
     lines = [text("result_title") + "\t" + text("short_%d" % side) + " " + time,
-             text("score_of") % text("side_%d" % side),
-             scores.digits[side] + ("_" if state == SCORE else ""),
              text("pen_overtime") + "\t" + _points(pens[0]),
              text("pen_challenge") + "\t" + _points(pens[1])]
     if state == SCORE:
-        lines += [text("score_hint"), text("score_keys")]
+        lines += [text("score_keys"), text("score_hint")]
     else:
-        lines += [text("opponent"), text("confirm_keys")]
+        lines += [text("confirm_keys"), text("opponent")]
+    lines.append(text("score_of") % text("side_%d" % side))
+    lines.append(scores.digits[side] + ("_" if state == SCORE else ""))
     return lines, _ENTRY_SIZES
 
 
