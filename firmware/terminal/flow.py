@@ -14,6 +14,10 @@
 # resume the clock of the side on turn, take the challenge up again or cancel it
 # (reenter, cancel, resume_clock: the link cancels a challenge the same way).
 #
+# Once a game on two clocks is over, the flow asks for the players' scores from their
+# sheets (terminal.scores: typed, confirmed by the opponent, logged, shown with the
+# clock's penalties; kept in the game state record until the next game).
+#
 # The word steps, the word entry and the referee menu (terminal.wordsteps, .entry,
 # .referee, ...) are imported when a challenge or the referee's PIN entry first
 # needs them; the objects of a challenge (the typed words, the menu) go when the
