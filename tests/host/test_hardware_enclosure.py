@@ -390,3 +390,31 @@ def test_no_module_sits_inside_a_printed_part(parts):
                 lo, hi = extent[part]
                 if all(lo[i] <= point[i] <= hi[i] for i in range(3)):
                     assert not mesh.inside(tris, point), ("inside", part, "a module of", owner, point)
+
+
+# ------------------------------------------------------------------ a slicer's opinion
+
+import slicer  # noqa: E402
+
+# PrusaSlicer 2.5 (Debian 12) with automatic supports still supports these body parts lying
+# as the guide says: under the joint flange's chamfered ring and its corners, the bottom
+# plates' posts beside it and the nut seats (hardware/README.md, "Enclosure": about 35 g of
+# support in each end part, 65 g in the centre part). Strict: once the model is changed so
+# that the slicer agrees, these fail and the mark must go.
+SLICER_SUPPORTS = {"left", "centre", "right"}
+
+
+@pytest.mark.parametrize("part", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="PrusaSlicer supports the joint flange"))
+    if p in SLICER_SUPPORTS else p for p in mesh.PARTS])
+def test_the_slicer_adds_no_support_in_the_print_orientation(parts, part, tmp_path):
+    """Sliced with the guide's settings and automatic supports on, the G-code holds no
+    support extrusion (PrusaSlicer's ";TYPE:Support material" and its interface)."""
+    if not slicer.slicer():
+        if os.environ.get("CI"):
+            pytest.fail("prusa-slicer is missing: the test bootstrap installs it (host_tools/bootstrap.py)")
+        pytest.skip("prusa-slicer not installed (apt-get install prusa-slicer)")
+    gcode, by_type = slicer.slice_part(parts[part], mesh.PRINT_UP[part], str(tmp_path), part)
+    assert sum(by_type.values()) > 0.5 * float(recorded()[part]["volume_cm3"]) * 1000 * 0.2, by_type
+    assert slicer.support_mm3(by_type) == 0, (
+        "%.1f cm3 of support at heights %s" % (slicer.support_mm3(by_type) / 1000, slicer.support_layers(gcode)[::50]))
