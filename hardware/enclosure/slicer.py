@@ -7,6 +7,7 @@ infill, 220 x 220 mm bed, supports on, the slicer's own overhang threshold (auto
 not supported. Standard library only.
 
     python hardware/enclosure/slicer.py               # renders every part, slices, reports
+                                                      # (filament: PETG, 1.27 g/cm3, support included)
     python hardware/enclosure/slicer.py --keep DIR    # also keeps the STLs and G-code in DIR
 """
 
@@ -111,7 +112,9 @@ def main(argv):
     work = keep or tempfile.mkdtemp(prefix="tileclock-slice-")
     os.makedirs(work, exist_ok=True)
     try:
-        print("%-14s %10s %10s %8s  %s" % ("part", "model cm3", "support g", "layers", "support from-to mm"))
+        print("%-14s %10s %10s %10s %8s  %s" % ("part", "model cm3", "filament g", "support g", "layers",
+                                                 "support from-to mm"))
+        total = 0.0
         for part in mesh.PARTS:
             stl = os.path.join(work, part + ".stl")
             mesh.render_stl(part, stl)
@@ -120,7 +123,11 @@ def main(argv):
             model = sum(by_type.values()) - sup
             zs = support_layers(gcode)
             span = "%.1f-%.1f" % (zs[0], zs[-1]) if zs else "-"
-            print("%-14s %10.1f %10.1f %8d  %s" % (part, model / 1000, sup / 1000 * PETG_G_PER_CM3, len(zs), span))
+            grams = (model + sup) / 1000 * PETG_G_PER_CM3
+            total += grams
+            print("%-14s %10.1f %10.0f %10.1f %8d  %s" % (part, model / 1000, grams, sup / 1000 * PETG_G_PER_CM3,
+                                                         len(zs), span))
+        print("%-14s %10s %10.0f" % ("all", "", total))
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -9,21 +9,26 @@
 // lectern sloped towards the referee with the terminal display and the keypad.
 //
 // The body is cut at x = +-split_x, where the display faces meet the centre: the cut
-// crosses no hole. Each joint has a flange on both sides, chamfered at 45 degrees towards
-// the inside, two alignment pins on the end part and six M3 x 12 screws with nuts on flat
-// seats. The bottom is three flat plates (same cuts) screwed into heat-set inserts in posts
-// of their body part, standing on stick-on rubber feet.
+// crosses no hole. Each joint has a flange on both sides along the walls and the top (none
+// along the open bottom), chamfered at 45 degrees towards the inside, two alignment pins on
+// the end part and six M3 x 12 screws with nuts on flat seats in bosses. The bottom is three
+// flat plates (same cuts) screwed into heat-set inserts in posts of their body part,
+// standing on stick-on rubber feet.
 //
-// Every part prints without supports in its print orientation (tests/host/
+// Every part is drawn to print in its print orientation (tests/host/
 // test_hardware_enclosure.py checks the meshes: no facet steeper than 45 degrees that is
-// not on the bed, a step of at most 1 mm or a bridge of at most 10 mm):
+// not on the bed, a step of at most 1 mm or a bridge of at most 10 mm; and slices them with
+// PrusaSlicer, supports on, which must add none):
 //   "centre"  standing on its left cut face (x = -split_x on the bed),
 //   "left"    standing on its end wall (x = -length / 2 on the bed),
 //   "right"   standing on its end wall (x = +length / 2 on the bed),
 //   "bottom_left" | "bottom_centre" | "bottom_right"  flat, as modelled (z = 0 on the bed).
-// So every wall stands, the decks, ridge and lectern stand as walls, the display faces lean
-// at 45 degrees, the round holes that lie on their side end in a 45 degree point (a
-// "teardrop" capped by a bridge under 10 mm), ribs and posts have 45 degree undersides.
+// So every wall stands, the decks, ridge and lectern stand as walls, the display faces
+// lean at 45 degrees. The slicer supports a flat ceiling even 3 mm wide in a thin wall, so
+// what would hang in the air ends in a point towards the print's up: round holes on their
+// side are teardrops, rectangular openings are pointed, ribs, posts, webs and bosses slope
+// at 40 degrees; the seats closed by a skin are bridged all round. The slicer still supports
+// the holes of the end parts' display faces (a wall leaning 45 degrees over the outside).
 // `part` selects what to render: those six, "bottoms" (the three plates) or "assembly".
 // hardware/enclosure/render.py renders every part.
 // The table in hardware/README.md ("Enclosure") lists the main parameters; tests render
