@@ -339,11 +339,13 @@ module posts(which) {
     for (x = xs, sy = [-1, 1]) translate([x, sy * (width / 2 - wall - post_d / 2 + 0.5), bottom_thickness])
         difference() {
             // the post and, under it in the print, a web to the wall beside it whose free side
-            // stands at 36 degrees (a post by the end wall grows out of the bed and needs none)
+            // stands at 36 degrees (a post by the end wall grows out of it, with straight sides)
             hull() {
                 cylinder(d = post_d, h = 12, $fn = 20);
                 if (abs(x) < split_x + 50)
                     translate([down * 13 - 0.005, sy > 0 ? g : -g - 1, 0]) cube([0.01, 1, 12]);
+                else
+                    translate([down * (r + 1.5) - 0.005, -r, 0]) cube([0.01, 2 * r, 12]);
             }
             translate([0, 0, 3 - eps]) teardrop(insert_d, 6, [-down, 0], $fn = 16);   // pointed to the print's up
         }
