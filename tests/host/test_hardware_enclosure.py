@@ -431,7 +431,7 @@ import slicer  # noqa: E402
 # the guide says, under the holes of their display faces only (window, turn LED, the display's
 # screws): the face leans 45 degrees over the outside in the print, and the slicer supports a
 # hole in a wall that leans that far, whatever the hole's shape (hardware/README.md,
-# "Enclosure": about 9 cm3 each). Strict: once the faces are drawn so that the slicer
+# "Enclosure": about 7 cm3, 9 g, each). Strict: once the faces are drawn so that the slicer
 # agrees, these fail and the mark must go.
 SLICER_SUPPORTS = {"left", "right"}
 
