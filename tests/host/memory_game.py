@@ -49,6 +49,30 @@ def polish_image() -> Path:
     return IMAGE
 
 
+def polish_sample(step: int) -> list[str]:
+    """Every `step`-th word of the full Polish list, in order: decoded from the image once
+    (4 million words: tens of seconds of CPU) and kept beside it, under the image's hash."""
+    import hashlib
+
+    from wordlist_packer.image import Image
+
+    data = polish_image().read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    cache = IMAGE.with_name("%s.every-%d.txt" % (IMAGE.name, step))
+    with shared.cache_lock(IMAGE.parent):
+        try:
+            head, *words = cache.read_text(encoding="utf-8").split("\n")
+            if head == digest:
+                return words
+        except OSError:
+            pass
+        words = Image(data).word_list()[::step]
+        part = cache.with_name(cache.name + ".%d" % os.getpid())
+        part.write_text("\n".join([digest, *words]), encoding="utf-8")
+        os.replace(part, cache)
+    return words
+
+
 @dataclass
 class Figures:
     peak: int           # live heap after collections, at its highest

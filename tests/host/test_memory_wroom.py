@@ -11,8 +11,8 @@ reported apart.
 The game must not depend on where the next qstr pool starts: it completes after 300
 names of no use were interned first, in 80 KB beside the fakes' share (FAKES: the fakes
 of the chip's C modules and the simulated panels, which the chip has none of; the
-interpreter's own start-up objects count with the 80 KB).  The 64-bit twin, built from the
-same MicroPython source, gives the figures in 64-bit objects.  Figures: docs/runtime.md,
+interpreter's own start-up objects count with the 80 KB).  The 64-bit twin's figures
+(the same game in 64-bit objects): bench/bench_memory.py --target wroom --bits 64.  Figures: docs/runtime.md,
 Memory; the README; the smallest heap the game completes in:
 bench/bench_memory.py --target wroom --down-to 70."""
 
@@ -76,12 +76,3 @@ def test_wroom_game_fits_80k_beside_the_fakes_after_300_other_names(tmp_path):
     # the fakes took their allowance, no less: the firmware had 80 KB, not more
     assert FAKES - KB <= f.fakes <= FAKES, f.fakes
     _check(images, proc, f, BUDGET + FAKES)
-
-
-@pytest.mark.slow
-def test_wroom_figures_of_the_64_bit_twin(tmp_path):
-    _images, proc = play("wroom", tmp_path, bits=64, heap=["-X", "heapsize=2M"])
-    f = figures(proc)
-    print("\n" + report("wroom, 64-bit twin, frozen, -X heapsize=2M", f))
-    assert f.origin == "frozen"
-    assert f.firmware_peak <= 2 * FIRMWARE_PEAK
