@@ -440,6 +440,13 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
         body = tile + b"{%d}" % (n0 - 1) + rest
     fast_re = re.compile(b"^" + body + b"$", re.M)
     slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
+    # Where a kept line is any run of plain tiles (no capital allowed at its start only,
+    # no length limit), a line leaves the bulk path exactly when it holds a byte that is
+    # no tile code: searching for those bytes finds the few such lines, and the lines
+    # between them are kept whole, with no pattern tried at every line (pl, en).
+    plain = None
+    if not abbrev and not n1 and n0 <= 1:
+        plain = re.compile(b"[^" + lo + f + b"\n][^\n]*")
     down = None
     if abbrev:
         down = bytearray(range(256))
@@ -462,24 +469,47 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
             work = work.replace(enc, sub)
         tr = work.translate(table)
         del work
-        joined = b"\n".join(fast_re.findall(tr)).translate(None, F)
+        if plain is not None:
+            runs, off_path = _plain_split(tr, plain)
+        else:
+            runs = fast_re.findall(tr)
+            off_path = ((m.start(), m.end()) for m in slow_re.finditer(tr))
+        joined = b"\n".join(runs).translate(None, F)
+        del runs
         if down is not None:
             joined = joined.translate(down)
         if joined:
             found = joined.decode("latin-1").split("\n")
+            if "" in found:         # blank lines, and where runs of plain lines meet
+                found = list(filter(None, found))
             tally.entries += len(found)
             kept += found
             del found
         del joined
         at = 0
-        for m in slow_re.finditer(tr):
-            start = m.start()
+        for start, stop in off_path:
             lineno += tr.count(b"\n", at, start)
             at = start
-            tally.entry(lineno, chunk[start:m.end()].decode("utf-8"))
+            tally.entry(lineno, chunk[start:stop].decode("utf-8"))
         lineno += tr.count(b"\n", at)
         pos = end
     return _finish(profile, kept, tally, lambda: data.decode("utf-8"))
+
+
+def _plain_split(tr: bytes, other_byte) -> tuple[list[bytes], list[tuple[int, int]]]:
+    """Translated lines split where a line holds a byte that is no tile code
+    (other_byte: that byte and the rest of its line): the runs of plain lines between
+    them (blank lines included), and the (start, end) of each line holding one."""
+    runs = []
+    spans = []
+    at = 0
+    for m in other_byte.finditer(tr):
+        start = tr.rfind(b"\n", 0, m.start()) + 1
+        runs.append(tr[at:start])
+        spans.append((start, m.end()))
+        at = m.end()
+    runs.append(tr[at:])
+    return runs, spans
 
 
 class _Tally:
