@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress, islice
-from operator import gt, ne
+from operator import gt, lt, ne
 from typing import Callable, Iterable, Iterator
 
 CODE_BASE = 0x30
@@ -100,10 +100,11 @@ def _blocks(words: Iterable[str]) -> Iterator[tuple[list[str], list[int]]]:
             return
         before = [last]
         before += block[:-1]
-        if any(map(gt, before, block)):
-            at = next(k for k, (b, w) in enumerate(zip(before, block)) if b > w)
-            raise OrderError(f"input not sorted at word {done + at + 1}")
-        block = list(compress(block, map(ne, block, before)))
+        if not all(map(lt, before, block)):    # one pass when in order without repeats
+            if any(map(gt, before, block)):
+                at = next(k for k, (b, w) in enumerate(zip(before, block)) if b > w)
+                raise OrderError(f"input not sorted at word {done + at + 1}")
+            block = list(compress(block, map(ne, block, before)))
         if block:
             shared = list(map(len, _SHARED_START.findall("\n".join([last] + block)))) \
                 if last else [0] + list(map(len, _SHARED_START.findall("\n".join(block))))
