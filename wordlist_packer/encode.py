@@ -158,10 +158,8 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
 
     # S1: contexts and codes (they do not depend on addresses)
     by_state: list[dict] = [dict() for _ in range(states)]
-    for key in s1:
-        d = by_state[key // states]
-        sym = key % states
-        d[sym] = d.get(sym, 0) + 1
+    for key, n in Counter(s1).items():      # symbols in the order they first occur
+        by_state[key // states][key % states] = n
     ctxmap, tables = _contexts(by_state, max_contexts)
     body.ctxmap = ctxmap
     s1_codes = []
@@ -201,9 +199,10 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     for rnd in range(max(1, table_rounds)):
         st.place(sizes)
         widths = st.exact_widths()
-        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(map(or_, fl8, widths))))
+        keys = list(map(or_, fl8, widths))
+        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(keys)))
         s2_code = huffman.codes(*s2_table)
-        new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
+        new = _arc_sizes(len1, keys, s2_code)
         if progress:
             progress(f"coding round {rnd + 1}: {(st.total + 7) // 8} bytes")
         if new == sizes:
