@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from itertools import chain, compress
+from itertools import accumulate, chain, compress, repeat
 from operator import ne
 import unicodedata
 from collections import Counter
@@ -422,12 +422,14 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
             kept += found
             del found
         del joined
-        at = 0
-        for start, stop in off_path:
-            lineno += tr.count(b"\n", at, start)
-            at = start
-            tally.entry(lineno, text[start:stop])
-        lineno += tr.count(b"\n", at)
+        spans = list(off_path)
+        starts = [start for start, _ in spans]
+        # line numbers: the line feeds before each line off the bulk path, added up
+        feeds = map(tr.count, repeat(b"\n"), chain((0,), starts), starts)
+        numbers = list(accumulate(feeds, initial=lineno))
+        stops = [stop for _, stop in spans]
+        tally.lines(numbers[1:], map(text.__getitem__, map(slice, starts, stops)))
+        lineno = numbers[-1] + tr.count(b"\n", starts[-1] if starts else 0)
         pos = end
     return _finish(profile, kept, tally, lambda: data.decode("utf-8"))
 
@@ -526,16 +528,45 @@ class _Tally:
 
     def __init__(self, profile: Profile, want_report: bool) -> None:
         self.norm = profile._checked
+        self.capitals = profile.drop_capitalised    # the first rule of Profile._slow
         self.dropped: Counter = Counter()
         self.report: list | None = [] if want_report else None
         self.kept: list[tuple[str, int]] = []
         self.entries = 0
+
+    def lines(self, linenos: list[int], raws) -> None:
+        """entry() for each line; where a capital drops an entry before any other rule
+        (drop_capitalised: most lines off the bulk path of such a list are names), the
+        capitals are found for all the lines at once."""
+        if not self.capitals:
+            for n, raw in zip(linenos, raws):
+                self.entry(n, raw)
+            return
+        entries = list(map(str.strip, raws))
+        # lower-casing never makes or removes a line feed: one line each
+        lowered = "\n".join(entries).lower().split("\n")
+        capitals = 0
+        for n, e, lower in zip(linenos, entries, lowered):
+            if e == lower:                  # no capital (or blank): the per-entry rules
+                if e and e[0] != "#":
+                    self.entries += 1
+                    self._rules(n, e)
+            elif e[0] != "#":
+                capitals += 1
+                if self.report is not None:
+                    self.report.append((n, CAPITAL, e))
+        self.entries += capitals
+        if capitals:
+            self.dropped[CAPITAL] += capitals
 
     def entry(self, lineno: int, raw: str) -> None:
         e = raw.strip()
         if not e or e[0] == "#":
             return
         self.entries += 1
+        self._rules(lineno, e)
+
+    def _rules(self, lineno: int, e: str) -> None:
         codes, reason = self.norm(e)
         if codes is None:
             self.dropped[reason] += 1

@@ -209,7 +209,7 @@ def test_nothing_dropped_silently():
 
 # --- the bulk path on bytes gives what the per-entry rules give ----------------------------
 _MIXED = ("kot\nKot\nżółw\nŻÓŁW\nzo\u0301lw\näpfel\nÄpfel\nÄ\nABC\naB\nß\nstraße\nquiz\n"
-          "x-y\n\n# comment\n  pies  \npies\n?\n0\n12ab\nœuvre\nñu\nå\nÅl\nå\nøl\nære\nı\n"
+          "x-y\n\n# comment\n# A Comment\n   \n  Kot  \n  pies  \npies\nΣΟΦΊΑΣ\n?\n0\n12ab\nœuvre\nñu\nå\nÅl\nå\nøl\nære\nı\n"
           "a\nab\nabcdefghij\nchorro\nllama\nçà\n\u00e4\u0301\nmañana\nkanu\r\nkanu\n"
           "\u4e2d\nq\u0328\nzz\n")
 
