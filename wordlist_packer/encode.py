@@ -199,10 +199,9 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
     for rnd in range(max(1, table_rounds)):
         st.place(sizes)
         widths = st.exact_widths()
-        keys = list(map(or_, fl8, widths))
-        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(keys)))
+        s2_table = huffman.canonical(huffman.code_lengths(_s2_counts(map(or_, fl8, widths))))
         s2_code = huffman.codes(*s2_table)
-        new = _arc_sizes(len1, keys, s2_code)
+        new = _arc_sizes(len1, map(or_, fl8, widths), s2_code)
         if progress:
             progress(f"coding round {rnd + 1}: {(st.total + 7) // 8} bytes")
         if new == sizes:
