@@ -458,52 +458,67 @@ class _ByteCodes:
         T = len(profile.tiles)
         if CODE_BASE + 2 * T > 0xFF:
             return None
-        chars = [chr(c) for c in range(0x80)]     # byte -> character of the charmap
-        table = bytearray(range(256))
-        for c in range(CODE_BASE, CODE_BASE + 2 * T):
-            table[c] = 1                          # a byte that is no code
-        for c in range(0x80, 0x100):
-            table[c] = 1
-        for letters, offset in ((lower, 0), (upper, T if abbrev else 0)):
-            for ch, i in letters.items():
-                byte = ord(ch)
-                if byte >= 0x80:
-                    if len(chars) == 0x100:
-                        return None
-                    byte = len(chars)
-                    chars.append(ch)
-                table[byte] = CODE_BASE + offset + i
-        charmap = codecs.charmap_build("".join(chars) + "\ufffe" * (0x100 - len(chars)))
-        lo = re.escape(bytes([CODE_BASE])) + b"-" + re.escape(bytes([CODE_BASE + T - 1]))
-        up = re.escape(bytes([CODE_BASE + T])) + b"-" + re.escape(bytes([CODE_BASE + 2 * T - 1]))
-        n0 = max(profile.min_length, 1)
-        n1 = profile.max_length
-        if n1:      # a length limit: count tiles
-            if abbrev:
-                body = (b"(?:[" + up + b"][" + lo + b"]{%d,%d}|" % (max(n0 - 1, 1), n1 - 1) +
-                        b"[" + lo + b"]{%d,%d})" % (n0, n1))
-            else:
-                body = b"[" + lo + b"]{%d,%d}" % (n0, n1)
-        elif abbrev:
-            body = (b"(?:[" + up + b"][" + lo + b"]{%d,}|[" % max(n0 - 1, 1) + lo +
-                    b"]{%d,})" % n0)
-        else:
-            body = b"[" + lo + b"]{%d,}" % n0
-        fast_re = re.compile(b"^" + body + b"$", re.M)
-        slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
-        # Where a kept line is any run of tiles (no capital allowed at its start only, no
-        # length limit), a line leaves the bulk path exactly when it holds a byte that is
-        # no tile code: searching for those bytes finds the few such lines, and the lines
-        # between them are kept whole, with no pattern tried at every line (pl, en).
-        plain = None
-        if not abbrev and not n1 and n0 == 1:
-            plain = re.compile(b"[^" + lo + b"\n][^\n]*")
+        coded = _byte_coding(lower, upper if abbrev else {}, upper if not abbrev else {}, T)
+        if coded is None:
+            return None
         down = None
         if abbrev:
             down = bytearray(range(256))
             for i in range(T):
                 down[CODE_BASE + T + i] = CODE_BASE + i
-        return cls(charmap, bytes(table), fast_re, slow_re, plain, down)
+        return cls(*coded, *_line_patterns(profile, abbrev, T), down)
+
+
+def _byte_coding(lower: dict, capitals: dict, upper: dict, T: int):
+    """(charmap, byte table): lower-case letters and those upper-case ones whose case the
+    rules ignore (upper) become their tile codes, capitals that the rules allow at the
+    start of a line become code + T; every other byte becomes one that is no code. None
+    if the letters need more than the 128 bytes above ASCII."""
+    chars = [chr(c) for c in range(0x80)]     # byte -> character of the charmap
+    table = bytearray(range(256))
+    for c in range(CODE_BASE, CODE_BASE + 2 * T):
+        table[c] = 1
+    for c in range(0x80, 0x100):
+        table[c] = 1
+    for letters, offset in ((lower, 0), (upper, 0), (capitals, T)):
+        for ch, i in letters.items():
+            byte = ord(ch)
+            if byte >= 0x80:
+                if len(chars) == 0x100:
+                    return None
+                byte = len(chars)
+                chars.append(ch)
+            table[byte] = CODE_BASE + offset + i
+    return codecs.charmap_build("".join(chars) + "\ufffe" * (0x100 - len(chars))), bytes(table)
+
+
+def _line_patterns(profile: Profile, abbrev: bool, T: int):
+    """(fast_re, slow_re, plain) on the coded bytes: the lines the bulk path keeps, the
+    others, and where any run of tiles is a kept line (no rule for a capital at the
+    start, no length limit: pl, en) a pattern for a byte that is no tile code and the
+    rest of its line. Searching for such bytes finds the few lines off the bulk path,
+    and the lines between them are kept whole, with no pattern tried at every line."""
+    lo = re.escape(bytes([CODE_BASE])) + b"-" + re.escape(bytes([CODE_BASE + T - 1]))
+    up = re.escape(bytes([CODE_BASE + T])) + b"-" + re.escape(bytes([CODE_BASE + 2 * T - 1]))
+    n0 = max(profile.min_length, 1)
+    n1 = profile.max_length
+    if n1:      # a length limit: count tiles
+        if abbrev:
+            body = (b"(?:[" + up + b"][" + lo + b"]{%d,%d}|" % (max(n0 - 1, 1), n1 - 1) +
+                    b"[" + lo + b"]{%d,%d})" % (n0, n1))
+        else:
+            body = b"[" + lo + b"]{%d,%d}" % (n0, n1)
+    elif abbrev:
+        body = (b"(?:[" + up + b"][" + lo + b"]{%d,}|[" % max(n0 - 1, 1) + lo +
+                b"]{%d,})" % n0)
+    else:
+        body = b"[" + lo + b"]{%d,}" % n0
+    fast_re = re.compile(b"^" + body + b"$", re.M)
+    slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
+    plain = None
+    if not abbrev and not n1 and n0 == 1:
+        plain = re.compile(b"[^" + lo + b"\n][^\n]*")
+    return fast_re, slow_re, plain
 
 
 def _plain_split(tr: bytes, other_byte) -> tuple[list[bytes], list[tuple[int, int]]]:
