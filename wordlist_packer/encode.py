@@ -158,10 +158,8 @@ def encode(g: Graph, ntiles: int, align_shift: int = 3, max_contexts: int = MAX_
 
     # S1: contexts and codes (they do not depend on addresses)
     by_state: list[dict] = [dict() for _ in range(states)]
-    for key in s1:
-        d = by_state[key // states]
-        sym = key % states
-        d[sym] = d.get(sym, 0) + 1
+    for key, n in Counter(s1).items():      # symbols in the order they first occur
+        by_state[key // states][key % states] = n
     ctxmap, tables = _contexts(by_state, max_contexts)
     body.ctxmap = ctxmap
     s1_codes = []

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress, islice
-from operator import gt, ne
+from operator import gt, lt, ne
 from typing import Callable, Iterable, Iterator
 
 CODE_BASE = 0x30
@@ -100,10 +100,11 @@ def _blocks(words: Iterable[str]) -> Iterator[tuple[list[str], list[int]]]:
             return
         before = [last]
         before += block[:-1]
-        if any(map(gt, before, block)):
-            at = next(k for k, (b, w) in enumerate(zip(before, block)) if b > w)
-            raise OrderError(f"input not sorted at word {done + at + 1}")
-        block = list(compress(block, map(ne, block, before)))
+        if not all(map(lt, before, block)):    # one pass when in order without repeats
+            if any(map(gt, before, block)):
+                at = next(k for k, (b, w) in enumerate(zip(before, block)) if b > w)
+                raise OrderError(f"input not sorted at word {done + at + 1}")
+            block = list(compress(block, map(ne, block, before)))
         if block:
             shared = list(map(len, _SHARED_START.findall("\n".join([last] + block)))) \
                 if last else [0] + list(map(len, _SHARED_START.findall("\n".join(block))))
@@ -170,15 +171,17 @@ def build(words: Iterable[str], progress: Callable[[int], None] | None = None,
             # p: length of the prefix w shares with the previous word (usually long)
             if p > depth:
                 # w goes on inside the previous word's tail: its nodes there become real.
-                for d in range(depth + 1, p + 1):
-                    k = d - depth - 1        # tail[k] is the tile leaving depth d
-                    path.append([ord(tail[k]) - base, 1 if k == len(tail) - 1 else 0, None]
-                                if k < len(tail) else [])      # [] : the end of the word
+                last = len(tail) - 1
+                for k in range(p - depth):   # tail[k] is the tile leaving depth depth + 1 + k
+                    path.append([ord(tail[k]) - base, 1 if k == last else 0, None]
+                                if k <= last else [])          # [] : the end of the word
                 tail = tail[p - depth:]
                 depth = p
-            # freeze the tail ("" is the sink) and every node deeper than p
-            child = reg_get(tail)
-            if child is None:
+            # freeze the tail ("" is the sink) and every node deeper than p; the tail is
+            # almost always registered already (a subscript: no method call per word)
+            try:
+                child = register[tail]
+            except KeyError:
                 child = pure_node(tail)
             while depth > p:
                 arcs = pop()
@@ -200,8 +203,8 @@ def build(words: Iterable[str], progress: Callable[[int], None] | None = None,
             if arcs:
                 arcs[-1] = child
             # w is longer than p: it is after the previous word and no prefix of it
-            arcs.extend((ord(w[p]) - base, 1 if p == len(w) - 1 else 0, None))
             tail = w[p + 1:]
+            arcs += (ord(w[p]) - base, 0 if tail else 1, None)
         count += len(block)
         if progress is not None:
             progress(count)

@@ -8,9 +8,10 @@ can be joined and split like text.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
-from itertools import chain, compress
+from itertools import accumulate, chain, compress, repeat
 from operator import ne
 import unicodedata
 from collections import Counter
@@ -381,70 +382,17 @@ def normalise_text(profile: Profile, text: str, want_report: bool = False) -> No
 
 def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
                    ) -> NormaliseResult | None:
-    """normalise_text() on UTF-8 bytes without decoding the bulk: the lines made only of
-    plain tile letters are found in the bytes themselves (a multi-byte letter becomes a
-    placeholder byte and fillers, so positions stay those of the input). None if this
-    profile or input needs the text path."""
-    profile._current_fast()
-    if profile._fast_chars is None:
-        return None
-    lower, upper, abbrev = profile._fast_chars
-    T = len(profile.tiles)
-    if CODE_BASE + 2 * T > 0xFF:
+    """normalise_text() on UTF-8 bytes with the bulk handled as bytes: each chunk is
+    decoded and written back one byte per character (`_ByteCodes`), so the lines made
+    only of plain tile letters are found in those bytes, at the positions of the text's
+    characters. None if this profile or input needs the text path."""
+    codes = _ByteCodes.make(profile)
+    if codes is None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
-    filler = next((b for b in range(2, 0x20) if b not in (9, 10, 13) and
-                   data.find(bytes([b])) < 0), None)
-    if filler is None:
-        return None
-    F = bytes([filler])
-    table = bytearray(range(256))
-    for b in range(0x80, 0x100):
-        table[b] = 1
-    for b in range(CODE_BASE, CODE_BASE + 2 * T):
-        table[b] = 1
-    placeholder = 0x80
-    replace = []
-    for chars, offset in ((lower, 0), (upper, T if abbrev else 0)):
-        for ch, i in chars.items():
-            enc = ch.encode("utf-8")
-            code = CODE_BASE + offset + i
-            if len(enc) == 1:
-                table[enc[0]] = code
-            else:
-                if placeholder > 0xBF:
-                    return None
-                replace.append((enc, bytes([placeholder]) + F * (len(enc) - 1)))
-                table[placeholder] = code
-                placeholder += 1
-    lo = re.escape(bytes([CODE_BASE])) + b"-" + re.escape(bytes([CODE_BASE + T - 1]))
-    up = re.escape(bytes([CODE_BASE + T])) + b"-" + re.escape(bytes([CODE_BASE + 2 * T - 1]))
-    f = re.escape(F)
-    tile = b"(?:[" + lo + b"]" + f + b"*)"
-    n0 = max(profile.min_length, 1)
-    n1 = profile.max_length
-    rest = b"[" + lo + b"][" + lo + f + b"]*"          # one tile, then any more
-    if n1:      # a length limit: count tiles one by one (slower, rarely asked for)
-        if abbrev:
-            body = (b"(?:[" + up + b"]" + f + b"*" + tile + b"{%d,%d}|" % (
-                max(n0 - 1, 1), n1 - 1) + tile + b"{%d,%d})" % (n0, n1))
-        else:
-            body = tile + b"{%d,%d}" % (n0, n1)
-    elif abbrev:
-        body = (b"(?:[" + up + b"]" + f + b"*" + tile + b"{%d}" % max(n0 - 2, 0) + rest +
-                b"|" + tile + b"{%d}" % (n0 - 1) + rest + b")")
-    else:
-        body = tile + b"{%d}" % (n0 - 1) + rest
-    fast_re = re.compile(b"^" + body + b"$", re.M)
-    slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
-    down = None
-    if abbrev:
-        down = bytearray(range(256))
-        for i in range(T):
-            down[CODE_BASE + T + i] = CODE_BASE + i
     kept: list[str] = []
     tally = _Tally(profile, want_report)
     lineno = 1
@@ -452,34 +400,141 @@ def normalise_utf8(profile: Profile, data: bytes, want_report: bool = False
     while pos < len(data):
         end = data.find(b"\n", min(pos + _CHUNK, len(data)))
         end = len(data) if end < 0 else end + 1
-        chunk = data[pos:end]
         try:
-            chunk.decode("utf-8")       # a stray byte must not pass as a placeholder
+            text = data[pos:end].decode("utf-8")
         except UnicodeDecodeError:
             return None
-        work = chunk
-        for enc, sub in replace:
-            work = work.replace(enc, sub)
-        tr = work.translate(table)
-        del work
-        joined = b"\n".join(fast_re.findall(tr)).translate(None, F)
-        if down is not None:
-            joined = joined.translate(down)
+        tr = codes.translate(text)
+        if codes.plain is not None:
+            runs, off_path = _plain_split(tr, codes.plain)
+        else:
+            runs = codes.fast_re.findall(tr)
+            off_path = ((m.start(), m.end()) for m in codes.slow_re.finditer(tr))
+        joined = b"\n".join(runs)
+        del runs
+        if codes.down is not None:
+            joined = joined.translate(codes.down)
         if joined:
             found = joined.decode("latin-1").split("\n")
+            if "" in found:         # blank lines, and where runs of plain lines meet
+                found = list(filter(None, found))
             tally.entries += len(found)
             kept += found
             del found
         del joined
-        at = 0
-        for m in slow_re.finditer(tr):
-            start = m.start()
-            lineno += tr.count(b"\n", at, start)
-            at = start
-            tally.entry(lineno, chunk[start:m.end()].decode("utf-8"))
-        lineno += tr.count(b"\n", at)
+        spans = list(off_path)
+        starts = [start for start, _ in spans]
+        # line numbers: the line feeds before each line off the bulk path, added up
+        feeds = map(tr.count, repeat(b"\n"), chain((0,), starts), starts)
+        numbers = list(accumulate(feeds, initial=lineno))
+        stops = [stop for _, stop in spans]
+        tally.lines(numbers[1:], map(text.__getitem__, map(slice, starts, stops)))
+        lineno = numbers[-1] + tr.count(b"\n", starts[-1] if starts else 0)
         pos = end
     return _finish(profile, kept, tally, lambda: data.decode("utf-8"))
+
+
+class _ByteCodes:
+    """Text to bytes, one byte per character: ASCII stays, each other letter of the bulk
+    path (profile._fast_chars) gets a byte of its own, anything else becomes `?` (a
+    charmap codec, a loop in C); a byte translation then makes the letters tile codes
+    (code + T for a capital where capitals matter, at the start of a line only) and
+    every other byte one that is no code. Regular expressions on these bytes find the
+    lines the bulk path keeps (fast_re) and the others (slow_re, or plain)."""
+
+    def __init__(self, charmap, table: bytes, fast_re, slow_re, plain, down) -> None:
+        self.charmap, self.table = charmap, table
+        self.fast_re, self.slow_re, self.plain, self.down = fast_re, slow_re, plain, down
+
+    def translate(self, text: str) -> bytes:
+        return codecs.charmap_encode(text, "replace", self.charmap)[0].translate(self.table)
+
+    @classmethod
+    def make(cls, profile: Profile) -> "_ByteCodes | None":
+        profile._current_fast()
+        if profile._fast_chars is None:
+            return None
+        lower, upper, abbrev = profile._fast_chars
+        T = len(profile.tiles)
+        if CODE_BASE + 2 * T > 0xFF:
+            return None
+        coded = _byte_coding(lower, upper if abbrev else {}, upper if not abbrev else {}, T)
+        if coded is None:
+            return None
+        down = None
+        if abbrev:
+            down = bytearray(range(256))
+            for i in range(T):
+                down[CODE_BASE + T + i] = CODE_BASE + i
+        return cls(*coded, *_line_patterns(profile, abbrev, T), down)
+
+
+def _byte_coding(lower: dict, capitals: dict, upper: dict, T: int):
+    """(charmap, byte table): lower-case letters and those upper-case ones whose case the
+    rules ignore (upper) become their tile codes, capitals that the rules allow at the
+    start of a line become code + T; every other byte becomes one that is no code. None
+    if the letters need more than the 128 bytes above ASCII."""
+    chars = [chr(c) for c in range(0x80)]     # byte -> character of the charmap
+    table = bytearray(range(256))
+    for c in range(CODE_BASE, CODE_BASE + 2 * T):
+        table[c] = 1
+    for c in range(0x80, 0x100):
+        table[c] = 1
+    for letters, offset in ((lower, 0), (upper, 0), (capitals, T)):
+        for ch, i in letters.items():
+            byte = ord(ch)
+            if byte >= 0x80:
+                if len(chars) == 0x100:
+                    return None
+                byte = len(chars)
+                chars.append(ch)
+            table[byte] = CODE_BASE + offset + i
+    return codecs.charmap_build("".join(chars) + "\ufffe" * (0x100 - len(chars))), bytes(table)
+
+
+def _line_patterns(profile: Profile, abbrev: bool, T: int):
+    """(fast_re, slow_re, plain) on the coded bytes: the lines the bulk path keeps, the
+    others, and where any run of tiles is a kept line (no rule for a capital at the
+    start, no length limit: pl, en) a pattern for a byte that is no tile code and the
+    rest of its line. Searching for such bytes finds the few lines off the bulk path,
+    and the lines between them are kept whole, with no pattern tried at every line."""
+    lo = re.escape(bytes([CODE_BASE])) + b"-" + re.escape(bytes([CODE_BASE + T - 1]))
+    up = re.escape(bytes([CODE_BASE + T])) + b"-" + re.escape(bytes([CODE_BASE + 2 * T - 1]))
+    n0 = max(profile.min_length, 1)
+    n1 = profile.max_length
+    if n1:      # a length limit: count tiles
+        if abbrev:
+            body = (b"(?:[" + up + b"][" + lo + b"]{%d,%d}|" % (max(n0 - 1, 1), n1 - 1) +
+                    b"[" + lo + b"]{%d,%d})" % (n0, n1))
+        else:
+            body = b"[" + lo + b"]{%d,%d}" % (n0, n1)
+    elif abbrev:
+        body = (b"(?:[" + up + b"][" + lo + b"]{%d,}|[" % max(n0 - 1, 1) + lo +
+                b"]{%d,})" % n0)
+    else:
+        body = b"[" + lo + b"]{%d,}" % n0
+    fast_re = re.compile(b"^" + body + b"$", re.M)
+    slow_re = re.compile(b"^(?!" + body + b"$)[^\n]*$", re.M)
+    plain = None
+    if not abbrev and not n1 and n0 == 1:
+        plain = re.compile(b"[^" + lo + b"\n][^\n]*")
+    return fast_re, slow_re, plain
+
+
+def _plain_split(tr: bytes, other_byte) -> tuple[list[bytes], list[tuple[int, int]]]:
+    """Translated lines split where a line holds a byte that is no tile code
+    (other_byte: that byte and the rest of its line): the runs of plain lines between
+    them (blank lines included), and the (start, end) of each line holding one."""
+    runs = []
+    spans = []
+    at = 0
+    for m in other_byte.finditer(tr):
+        start = tr.rfind(b"\n", 0, m.start()) + 1
+        runs.append(tr[at:start])
+        spans.append((start, m.end()))
+        at = m.end()
+    runs.append(tr[at:])
+    return runs, spans
 
 
 class _Tally:
@@ -488,16 +543,45 @@ class _Tally:
 
     def __init__(self, profile: Profile, want_report: bool) -> None:
         self.norm = profile._checked
+        self.capitals = profile.drop_capitalised    # the first rule of Profile._slow
         self.dropped: Counter = Counter()
         self.report: list | None = [] if want_report else None
         self.kept: list[tuple[str, int]] = []
         self.entries = 0
+
+    def lines(self, linenos: list[int], raws) -> None:
+        """entry() for each line; where a capital drops an entry before any other rule
+        (drop_capitalised: most lines off the bulk path of such a list are names), the
+        capitals are found for all the lines at once."""
+        if not self.capitals:
+            for n, raw in zip(linenos, raws):
+                self.entry(n, raw)
+            return
+        entries = list(map(str.strip, raws))
+        # lower-casing never makes or removes a line feed: one line each
+        lowered = "\n".join(entries).lower().split("\n")
+        capitals = 0
+        for n, e, lower in zip(linenos, entries, lowered):
+            if e == lower:                  # no capital (or blank): the per-entry rules
+                if e and e[0] != "#":
+                    self.entries += 1
+                    self._rules(n, e)
+            elif e[0] != "#":
+                capitals += 1
+                if self.report is not None:
+                    self.report.append((n, CAPITAL, e))
+        self.entries += capitals
+        if capitals:
+            self.dropped[CAPITAL] += capitals
 
     def entry(self, lineno: int, raw: str) -> None:
         e = raw.strip()
         if not e or e[0] == "#":
             return
         self.entries += 1
+        self._rules(lineno, e)
+
+    def _rules(self, lineno: int, e: str) -> None:
         codes, reason = self.norm(e)
         if codes is None:
             self.dropped[reason] += 1

@@ -205,3 +205,36 @@ def test_nothing_dropped_silently():
     lines = ["kot", "Kot", "kot", "x-y", "quiz", "", "# c", "pies"]
     res = normalise_lines(p, lines)
     assert len(res.words) + sum(res.dropped.values()) == res.lines == 6
+
+
+# --- the bulk path on bytes gives what the per-entry rules give ----------------------------
+_MIXED = ("kot\nKot\nżółw\nŻÓŁW\nzo\u0301lw\näpfel\nÄpfel\nÄ\nABC\naB\nß\nstraße\nquiz\n"
+          "x-y\n\n# comment\n# A Comment\n   \n  Kot  \n  pies  \npies\nΣΟΦΊΑΣ\n?\n0\n12ab\nœuvre\nñu\nå\nÅl\nå\nøl\nære\nı\n"
+          "a\nab\nabcdefghij\nchorro\nllama\nçà\n\u00e4\u0301\nmañana\nkanu\r\nkanu\n"
+          "\u4e2d\nq\u0328\nzz\n")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "nb", "pl"])   # es: tiles of two letters
+                                                              # take the text path
+@pytest.mark.parametrize("limits", [(None, None), (2, None), (1, 4), (3, 6)])
+def test_bulk_bytes_path_agrees_with_the_entry_rules(lang, limits):
+    """normalise_utf8 (chunks handled as bytes, lines found by patterns) and the text
+    path (each line through Profile.normalise when it is off the bulk path) agree on
+    the words, the counts and every report line, with and without length limits."""
+    from wordlist_packer.normalise import normalise_text, normalise_utf8
+    results = []
+    for path in ("bytes", "text"):
+        p = Profile.builtin(lang)
+        if limits[0] is not None:
+            p.min_length = limits[0]
+        if limits[1] is not None:
+            p.max_length = limits[1]
+        text = _MIXED * 3
+        if path == "bytes":
+            res = normalise_utf8(p, ("\ufeff" + text).encode("utf-8"), want_report=True)
+            assert res is not None
+        else:
+            res = normalise_text(p, text, want_report=True)
+        results.append((res.words, dict(res.dropped), res.lines, res.report))
+    assert results[0] == results[1]
+    assert results[0][0]        # something was kept

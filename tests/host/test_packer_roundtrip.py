@@ -46,6 +46,19 @@ def test_unsorted_input_to_graph_is_refused():
         build(["b", "a"])
 
 
+def test_graph_drops_repeats_and_names_the_first_word_out_of_order():
+    import wordlist_packer.graph as graph_mod
+    words = [f"{i:06d}" for i in range(3 * graph_mod.BLOCK // 2)]   # two blocks
+    with_repeats = sorted(words + words[::7] + [words[graph_mod.BLOCK]])
+    g, ref = build(with_repeats), build(words)
+    assert g.nodes == ref.nodes and g.words == len(words)
+    swapped = words[:]
+    at = graph_mod.BLOCK + 5                  # in the second block
+    swapped[at], swapped[at + 1] = swapped[at + 1], swapped[at]
+    with pytest.raises(OrderError, match=f"at word {at + 2}$"):
+        build(swapped)
+
+
 def test_multi_character_tiles_round_trip():
     p = Profile.builtin("es")
     lines = ["chorro", "llama", "perro", "carro", "coche", "ñandú", "cacho", "ch"]
