@@ -30,6 +30,7 @@ def _sha256(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", sorted(PINNED))
 def test_real_list_packs_to_the_pinned_bytes(language, tmp_path):
     source = shared.wordlist(language)
