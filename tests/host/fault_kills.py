@@ -50,6 +50,7 @@ PACE_US = 300
 NEUTRAL, COUNT, ENTRY, CONFIRM, READY, VERDICT, REFEREE_WAIT, CANCEL_ASK, REFEREE, \
     FINISH_ASK, ACCEPT_ASK, SCORE, SCORE_CONFIRM = range(13)
 SCORE_STATES = (SCORE, SCORE_CONFIRM)     # the scores after the game (terminal.scores)
+PHASE_ENDING, PHASE_OVER = 2, 3           # clock.engine's phases
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
 FLOW_NAMES = {COUNT: "count", ENTRY: "entry", CONFIRM: "confirm", READY: "ready",
               VERDICT: "verdict", REFEREE_WAIT: "referee-decides", CANCEL_ASK: "cancel-ask",
@@ -168,8 +169,11 @@ def decided_from_log(back: dict, candidate: dict, records: list[dict]) -> list[s
         return ["no challenge record written before the cut"]
     record = mine[-1]
     penalty = record.get("penalty") or 0
-    expect = {"phase": candidate["phase"], "challenging": 0, "hold": candidate["hold"],
-              "forfeit": candidate["forfeit"], "running": 0, "paused": 1,
+    # the final play found acceptable ends the game (TSO 5.1b): over, nothing paused
+    ends = candidate["phase"] == PHASE_ENDING and record.get("verdict") == "acceptable"
+    expect = {"phase": PHASE_OVER if ends else candidate["phase"], "challenging": 0,
+              "hold": candidate["hold"], "forfeit": candidate["forfeit"], "running": 0,
+              "paused": 0 if ends else 1,
               "flow": NEUTRAL if record.get("verdict") == "cancelled" else VERDICT}
     out = ["%s %r != %r" % (k, back[k], v) for k, v in expect.items() if back[k] != v]
     if back["chal0"] + back["chal1"] != candidate["chal0"] + candidate["chal1"] + penalty:
