@@ -17,7 +17,7 @@ _CACHE_SMALL = const(1088)
 # them, 80 KB with 2 or 4 (bench/bench_memory.py --target wroom --extra-names 300; the
 # reads they would save: bench/bench_lexicon.py --cache 1088 --resident K).
 _RESIDENT_LARGE = const(32 * 272)
-_RESIDENT_SMALL = const(0)
+_RESIDENT_SMALL = const(32 * 272)
 _LARGE_HEAP = const(512 * 1024)
 
 
