@@ -13,8 +13,8 @@ for every list of ../shared/wordlists and stops (so does `--cold-only`).
 Under CPython it builds the image with the packer if it is missing (into build/,
 which git ignores), draws the queries (half words of the list, half one-tile
 edits of words, most of them non-words) and runs itself in `micropython`, which
-measures: lookups per second (the fastest of 5 passes over the queries; the answers are checked against the packer's
-reader), flash page reads per lookup (mean and worst, cache of 4 KB), the reader's
+measures: lookups per second (the fastest of 5 passes over the queries; the answers
+are checked against the packer's reader), flash page reads per lookup (mean and worst, cache of 4 KB), the reader's
 RAM besides its cache (gc.mem_alloc), and opening: the full check that runs once when
 an image is installed, and the open of every start (header only, the recorded digest).
 """

@@ -112,8 +112,9 @@ class Lexicon:
             self.drop_cache()
 
     def drop_cache(self):
-        """Forget the pages in the cache (after the full check: its pages are not the
-        ones lookups read again)."""
+        """Forget the pages in the cache and the page in hand (after the full check: its
+        pages are not the ones lookups read again): the cache as opening leaves it, from
+        which the next lookup is a cold one."""
         for i in range(len(self._tags)):
             self._tags[i] = -1
             self._stamps[i] = 0
