@@ -5,7 +5,7 @@ mean for a clock's charges and its displays.
 
 For each target, `clockctl image` writes the images and the game of the memory tests
 (tests/host/runtime_driver.py, mode gcpause: 90 s of play with challenges typed and
-judged by the full Polish list) boots from them on the 32-bit MicroPython built from
+judged by the full Polish list, the game's end and both scores typed and confirmed) boots from them on the 32-bit MicroPython built from
 ../shared (tests/mpbuild.py), with the board's heap: on the reference board 64 KB growing
 into 2 MB of PSRAM as the port's heap grows (MICROPY_GC_SPLIT_HEAP_AUTO), on the lean
 target 96 KB of internal RAM, on the interpreter with its firmware frozen as its image

@@ -47,6 +47,7 @@ PLACES = {
     "R_LED_STATUS": ((20, 18), (24, 18)),
     "R_BUZZER": ((20, 21), (24, 21)),
     "Q1": ((20, 24), (21, 24), (22, 24)),            # on its SOT-23 adapter: G S D
+    "D_Q1": ((21, 29), (22, 29)),                    # SOD-123 across two neighbouring pads: K A
     "C_BULK": ((23, 24), (24, 24)),
     "R_G": ((25, 23), (25, 27)),
     "R_BAT_TOP": ((24, 26), (20, 26)),

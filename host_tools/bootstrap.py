@@ -120,11 +120,12 @@ def reexec_inside(module, argv, extras=("dev",)):
 
 
 # Debian packages the tests drive: chromium for the simulator's and the hall's browser
-# tests, openscad for the enclosure's CGAL renders, mosquitto for the hall's test against
-# an existing broker (tests/host/test_hall_mosquitto.py).  Installed only when missing
-# and only where we may (root with apt-get, as on CI).
+# tests, openscad for the enclosure's CGAL renders, prusa-slicer to slice its parts
+# (tests/host/test_hardware_enclosure.py), mosquitto for the hall's test against an existing
+# broker (tests/host/test_hall_mosquitto.py).  Installed only when missing and only where
+# we may (root with apt-get, as on CI).
 SYSTEM_PACKAGES = {"chromium": "/usr/bin/chromium", "openscad": "/usr/bin/openscad",
-                   "mosquitto": "/usr/sbin/mosquitto"}
+                   "prusa-slicer": "/usr/bin/prusa-slicer", "mosquitto": "/usr/sbin/mosquitto"}
 # KiCad's command line (`kicad-cli sch erc`) exists from KiCad 8 on; Debian 12 ships 6,
 # its backports 9: fetched from Debian's bookworm-backports through a source list of our
 # own, which leaves the machine's apt configuration as it was.

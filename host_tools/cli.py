@@ -534,17 +534,27 @@ def cmd_logs(args) -> int:
 RESULT_COLUMNS = ("round", "table", "device", "game", "started", "ended", "preset",
                   "left_time_s", "right_time_s", "left_overtime_penalty",
                   "right_overtime_penalty", "left_challenge_penalty", "right_challenge_penalty",
-                  "forfeit", "forfeit_reason", "notes")
+                  "forfeit", "forfeit_reason", "notes", "left_player", "right_player",
+                  "left_score", "right_score", "left_final", "right_final")
 SIDES = ("left", "right")
 
 
 def finished_games(recs: list[dict]) -> list[dict]:
     """The games a clock's game log holds that ended (docs/clock-engine.md, Game log):
     times left (negative: overtime, in seconds), the overtime and the challenge penalties
-    of each side apart, a forfeit and the notes.  A game reset before its end is left out."""
-    games, game = [], None
+    of each side apart, a forfeit and the notes, and the scores the players confirmed at
+    the keypad after the end (a "score" record: the sheets' and the final ones; empty
+    when not entered).  A game reset before its end is left out."""
+    games, game, ended = [], None, None
     for r in sorted((r for r in recs if isinstance(r.get("seq"), int)), key=lambda r: r["seq"]):
         kind = r.get("kind")
+        if kind == "score" and ended is not None:
+            for side, name in enumerate(SIDES):
+                ended[name + "_score"] = (r.get("score") or ["", ""])[side]
+                ended[name + "_final"] = (r.get("final") or ["", ""])[side]
+            continue
+        if kind in ("start", "reset", "undo", "continue"):
+            ended = None                # the scores that follow are of no ended game
         if kind == "start":
             game = {"started": r.get("time") or "", "preset": r.get("preset", ""),
                     "challenge": [0, 0], "forfeit": "", "forfeit_reason": "", "notes": [],
@@ -572,8 +582,10 @@ def finished_games(recs: list[dict]) -> list[dict]:
                 row[name + "_time_s"] = _seconds(left[side])
                 row[name + "_overtime_penalty"] = penalty[side]
                 row[name + "_challenge_penalty"] = game["challenge"][side]
+                row[name + "_score"] = row[name + "_final"] = ""
             games.append(row)
             game = None
+            ended = row
     return games
 
 
@@ -615,14 +627,52 @@ def cmd_results(args) -> int:
             "last": ("%s %+d s / %+d s" % (last.get("ended") or "", last["left_time_s"],
                                           last["right_time_s"])) if last else "-"})
 
+    pairings = _pairings(args)
+    if pairings is not None and not args.round:
+        args.round = pairings.last_round() or ""    # the file's last round: this one's
     code = _run(args, work, [("table", "table"), ("games", "finished games"),
                              ("last", "last game ended, time left L / R")])
     rows.sort(key=lambda r: (_table_key(r.get("table")), str(r.get("device")), r["game"]))
+    for row in rows:
+        p = pairings.get(row["round"], row["table"]) if pairings is not None else None
+        row["left_player"], row["right_player"] = p.players if p is not None else ("", "")
+        row["left_number"], row["right_number"] = (p.numbers if p is not None and p.numbers
+                                                   else ("", ""))
+        row["division"] = p.division if p is not None else "a"
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(results_csv(rows).encode("utf-8-sig"))
-    print("%s: %d finished game%s" % (out, len(rows), "" if len(rows) == 1 else "s"))
+    tsh = _write_tsh(args, out, rows)
+    print("%s: %d finished game%s; %s" % (out, len(rows), "" if len(rows) == 1 else "s", tsh))
     return code
+
+
+def _pairings(args):
+    """The pairings file given with --pairings (host_tools/hall/pairings.py), or None."""
+    from host_tools.hall import pairings as pairings_mod
+
+    if not args.pairings:
+        return None
+    try:
+        return pairings_mod.load(args.pairings)
+    except pairings_mod.PairingsError as e:
+        raise SystemExit("clockctl results: %s" % e)
+
+
+def _write_tsh(args, out: Path, rows: list[dict]) -> str:
+    """tsh's score entry of the games (host_tools/hall/export.py tsh_entry) beside the
+    CSV (or in --tsh FILE); a game it cannot hold is named on stderr.  Returns what to
+    say of the file."""
+    from host_tools.hall import export
+
+    tsh_path = Path(args.tsh) if args.tsh else out.with_name(out.stem + "-tsh.txt")
+    text, left_out = export.tsh_entry(rows)
+    tsh_path.write_text(text, encoding="utf-8")
+    for row in left_out:
+        print("warning: round %s table %s (%s - %s) is not in the tsh entry: %s" % (
+            row["round"] or "?", row["table"], row["left_player"] or "left",
+            row["right_player"] or "right", export.left_out_reason(row)), file=sys.stderr)
+    return "%s: tsh score entry for %d" % (tsh_path, len(rows) - len(left_out))
 
 
 def hall_results(args) -> int:
@@ -630,7 +680,6 @@ def hall_results(args) -> int:
     and as tsh's score entry, with the players from the pairings file if given (it
     replaces the names the hall had)."""
     from host_tools.hall import export
-    from host_tools.hall import pairings as pairings_mod
     from host_tools.hall.board import read_results
 
     store = Path(args.hall) / "results.jsonl"
@@ -638,11 +687,8 @@ def hall_results(args) -> int:
         raise SystemExit("clockctl results: %s: no results received there (the folder "
                          "clockctl hall --out wrote to)" % store)
     records = read_results(store)
-    if args.pairings:
-        try:
-            pairings = pairings_mod.load(args.pairings)
-        except pairings_mod.PairingsError as e:
-            raise SystemExit("clockctl results: %s" % e)
+    pairings = _pairings(args)
+    if pairings is not None:
         for r in records:
             p = pairings.get(r.get("round") or args.round or "", r["message"]["table"])
             if p is not None:
@@ -653,18 +699,8 @@ def hall_results(args) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(export.to_csv(records).encode("utf-8-sig"))
-    tsh_path = Path(args.tsh) if args.tsh else out.with_name(out.stem + "-tsh.txt")
-    text, left_out = export.to_tsh(records)
-    tsh_path.write_text(text, encoding="utf-8")
-    print("%s: %d game%s; %s: tsh score entry for %d" % (
-        out, len(records), "" if len(records) == 1 else "s", tsh_path,
-        len(records) - len(left_out)))
-    for row in left_out:
-        print("warning: round %s table %s (%s - %s) is not in the tsh entry: %s" % (
-            row["round"] or "?", row["table"], row["left_player"] or "left",
-            row["right_player"] or "right",
-            "no round" if not row["round"] else "the pairings give no tsh player numbers"),
-            file=sys.stderr)
+    tsh = _write_tsh(args, out, export.rows(records))
+    print("%s: %d game%s; %s" % (out, len(records), "" if len(records) == 1 else "s", tsh))
     return 0
 
 
@@ -912,7 +948,8 @@ def build_parser() -> argparse.ArgumentParser:
     devices_opts(sp)
     sp.set_defaults(func=cmd_logs)
 
-    sp = sub.add_parser("results", help="finished games of every clock as one CSV")
+    sp = sub.add_parser("results", help="finished games of every clock as one CSV, and "
+                                        "tsh's score entry")
     sp.add_argument("--out", default="results.csv", help="the CSV file (default %(default)s)")
     sp.add_argument("--round", help="a round's name or number, a column of every row")
     sp.add_argument("--last", type=int, default=0, metavar="N",
@@ -921,10 +958,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="instead of the clocks over USB: the results the hall received "
                          "(clockctl hall --out DIR), as CSV and as tsh's score entry")
     sp.add_argument("--pairings", metavar="FILE",
-                    help="with --hall: the pairings CSV that names the players")
+                    help="the pairings CSV that names the players and gives their tsh "
+                         "numbers (without --round: the file's last round)")
     sp.add_argument("--tsh", metavar="FILE",
-                    help="with --hall: the tsh score entry file (default: beside --out, "
-                         "NAME-tsh.txt)")
+                    help="the tsh score entry file (default: beside --out, NAME-tsh.txt)")
     devices_opts(sp)
     sp.set_defaults(func=cmd_results)
 

@@ -1,3 +1,4 @@
+import gc
 import os
 import shutil
 import sys
@@ -85,6 +86,18 @@ def pytest_sessionfinish(session, exitstatus):
     else:
         os.environ["TMPDIR"] = _RUN_TMP["given"]
     tempfile.tempdir = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _collect_once_per_module():
+    """What earlier modules left becomes permanent for CPython's cyclic collector
+    (gc.freeze), so that the firmware's own gc.collect() calls, which on the chip sweep a
+    small heap, scan only what the module under test made, not a worker's whole history
+    (a worker that has held the Polish list and a browser made the firmware tests of the
+    PIN lock several times slower).  The garbage left so far is collected first."""
+    gc.collect()
+    gc.freeze()
+    yield
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,8 @@
 #                        network thread's answer, the next message owed (hall/outbox.py)
 #   Hall.on_key(ch, t)   the referee key on the idle screen (Device.key_hook)
 #   Hall.scores(game, [left, right])   the players' scores of a finished game: its result
-#                        goes out again with them (the keypad's score entry calls it)
+#                        goes out again with them (step() gives it the scores the keypad's
+#                        entry confirmed, terminal/scores.py)
 #
 # The network itself (Wi-Fi, umqtt.simple) runs in a thread (hall/net.py): nothing here
 # waits for it.  Nothing arrives at the clock over the network: it only publishes.
@@ -40,6 +41,7 @@ class Hall:
         self.outbox = Outbox(publisher, store)
         self.referee = False
         self._seen = None          # the engine last looked at (a new game: a new engine)
+        self._scored = None        # (game, scores) last given to the store
 
     # -- what the device asks ---------------------------------------------------------
 
@@ -91,7 +93,16 @@ class Hall:
         if phase == PHASE_PLAY or phase == PHASE_ENDING:
             self.store.playing()
         elif phase == PHASE_OVER:
-            self.store.over(engine.result(now))
+            store = self.store
+            store.over(engine.result(now))
+            flow = self.dev.flow
+            scores = flow.sheet_scores() if flow is not None else None
+            if scores is not None and (store.game, scores) != self._scored:
+                # the players confirmed their scores at the keypad (terminal.scores): the
+                # result again, with them (after a restart too: the same scores change
+                # nothing in the store)
+                self._scored = (store.game, scores)
+                self.scores(store.game, scores)
         net = self.net
         answer = net.answer()
         if answer is not None:

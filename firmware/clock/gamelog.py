@@ -25,6 +25,7 @@ SWITCH = 14      # clocks switched without a play (3.1.1, 4.2c lent; 7.3.2.2 tur
 UNDO = 15        # the referee took back the last end, accept or forfeit
 CONTINUE = 16    # the game goes on after a presumed end (4.4b iii, 3.4b)
 MOVE = 17        # duplicate: a move's countdown ended (its time, or the game's end)
+SCORE = 18       # the players' scores from their sheets, confirmed at the keypad after the end
 
 # Each kind's name and the names of its fields after "seq" and "kind", one line per kind
 # in the order of the numbers above: a string rather than a table of tuples, so that on
@@ -47,7 +48,8 @@ _LAYOUT = const(
     "switch at side lent\n"
     "undo at what\n"
     "continue at side\n"
-    "move n start end ms")
+    "move n start end ms\n"
+    "score at score final")
 
 
 def layout(kind):

@@ -88,9 +88,12 @@ class ResultStore:
     def set_scores(self, game, scores):
         """The players' scores [left, right] of `game`: its result is owed again, with
         them.  False if the game is no longer kept."""
+        scores = [int(scores[0]), int(scores[1])]
         for r in self.results:
             if r[0] == game:
-                r[2] = [int(scores[0]), int(scores[1])]
+                if r[2] == scores:
+                    return True     # known already (sent or owed): nothing changes
+                r[2] = scores
                 r[3] = 0
                 self._save()
                 return True

@@ -14,6 +14,10 @@
 # resume the clock of the side on turn, take the challenge up again or cancel it
 # (reenter, cancel, resume_clock: the link cancels a challenge the same way).
 #
+# Once a game on two clocks is over, the flow asks for the players' scores from their
+# sheets (terminal.scores: typed, confirmed by the opponent, logged, shown with the
+# clock's penalties; kept in the game state record until the next game).
+#
 # The word steps, the word entry and the referee menu (terminal.wordsteps, .entry,
 # .referee, ...) are imported when a challenge or the referee's PIN entry first
 # needs them; the objects of a challenge (the typed words, the menu) go when the
@@ -24,12 +28,12 @@ from micropython import const
 from i18n import tr
 from timebase import ticks_diff
 from lazy import unload
-from clock.engine import PHASE_ENDING, PHASE_PLAY
+from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
 # (the steps' names are the flow's too: terminal.flow.CONFIRM and the rest)
 from terminal.states import (ACCEPT_ASK, CANCEL_ASK, CHALLENGE_STATES, CONFIRM, COUNT, ENTRY,
                              FINISH_ASK, KEY_ACCEPT, KEY_BACK, KEY_CANCEL, KEY_CHALLENGE,
-                             KEY_ENTER, KEY_HELP, KEY_HOLD, NEUTRAL, READY, REFEREE, REFEREE_WAIT,
-                             VERDICT)
+                             KEY_ENTER, KEY_HELP, KEY_HOLD, KEY_SCORES, NEUTRAL, READY, REFEREE,
+                             REFEREE_WAIT, SCORE, SCORE_CONFIRM, VERDICT)
 from terminal.view import FlowView
 
 _GUARD_MS = const(1500)  # keys this soon after a verdict appears or goes are ignored
@@ -69,6 +73,7 @@ class ChallengeFlow:
         self.finish_side = -1       # FINISH_ASK: the player who made the last move
         self.accept_side = -1       # ACCEPT_ASK: the opponent accepting the final play
         self.help = False           # the key layout is on screen (key A while typing)
+        self.scores = None          # terminal.scores.Scores from a game's end to the next game
         self.battery = ""           # set_status(): the idle screen's battery and note
         self.device_note = ""
         self.mark = ""              # and a storage fault's mark (beside the battery)
@@ -202,6 +207,10 @@ class ChallengeFlow:
         self.guard_t = None
         state = self.state
         if state == NEUTRAL:
+            if ch == KEY_SCORES and self.scores is not None and self.engine.phase == PHASE_OVER:
+                from terminal import scores
+
+                return scores.reopen(self, t)
             if ch == KEY_CHALLENGE:
                 return self.start_challenge(t)
             if ch == KEY_HOLD:
@@ -223,6 +232,14 @@ class ChallengeFlow:
         if state == VERDICT:
             self._leave_verdict(t)      # any key, once the guard time has passed
             return True
+        if state == SCORE or state == SCORE_CONFIRM:
+            if ch == KEY_CANCEL:
+                # the referee: the entry stays as it is (A on the result screen resumes it)
+                self._open_referee(t, False, NEUTRAL)
+                return True
+            from terminal import scores
+
+            return scores.key(self, state, ch, t)
         if state == REFEREE_WAIT:
             if ch == KEY_CANCEL:
                 self._open_referee(t, True, REFEREE_WAIT)
@@ -279,6 +296,13 @@ class ChallengeFlow:
         if self.guard_t is not None and ticks_diff(t, self.guard_t) >= _GUARD_MS:
             self.guard_t = None
         state = self.state
+        if self.scores is not None and self.engine.phase != PHASE_OVER:
+            # the game goes on (the referee took the end back) or a new one begins: the
+            # scores were of no game
+            self.scores = None
+            if state == SCORE or state == SCORE_CONFIRM:
+                self.go(t, NEUTRAL)
+                return True
         entry = self.entry
         if entry is not None and entry.pending_key and state != ENTRY:
             entry.expire(t)
@@ -296,6 +320,12 @@ class ChallengeFlow:
             if self.notice and ticks_diff(t, self.notice_t) >= _NOTICE_MS:
                 self.notice = ""
                 return self.render()
+            if self.scores is None and self.engine.phase == PHASE_OVER:
+                from terminal import scores
+
+                if scores.wanted(self.engine):
+                    scores.begin(self, t)       # the game is over: its scores
+                    return True
             if self.view.stale(self.engine):
                 return self.render()       # a window opened or closed, a hold, the end
         elif state == ACCEPT_ASK:
@@ -480,18 +510,28 @@ class ChallengeFlow:
     # --- what a power cut must not lose ------------------------------------------
 
     def saved_bytes(self):
-        """The terminal's part of the game state (b"" on the neutral screen): the step
-        it comes back to after a cut.  A question or the referee's menu gives way to the
+        """The terminal's part of the game state (b"" on the neutral screen, but for a
+        finished game's scores: terminal.scores): the step it comes back to after a cut.  A question or the referee's menu gives way to the
         step under it; the end-of-game questions to the neutral screen (the game stays
         paused)."""
         state = self.state
         if state == CANCEL_ASK or state == REFEREE:
             state = self.back_state
         if state not in CHALLENGE_STATES and state != VERDICT:
+            if self.scores is not None:
+                from terminal.scores import encode as scores_part
+
+                return scores_part(self)    # a finished game's scores (terminal.scores)
             return b""
         from terminal.persist import encode
 
         return encode(self, state)
+
+    def sheet_scores(self):
+        """The scores [left, right] the players confirmed for the game just over, or
+        None (not entered, not confirmed yet, or no game over)."""
+        scores = self.scores
+        return scores.values() if scores is not None else None
 
     # --- drawing --------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 # The challenge terminal back at the step a power cut interrupted: reads what
 # terminal/persist.py wrote into the game state record.  Loaded at start-up only
-# (when a challenge or a verdict was saved, or the engine comes back challenging).
+# (when a challenge, a verdict or a finished game's scores were saved, or the engine
+# comes back challenging).
 
 import struct
 
@@ -8,6 +9,8 @@ from terminal.persist import (ACCEPTABLE, BY_REFEREE, GAME_OVER, HEAD, HEAD_1, L
                               MAX_TILES, MAX_WORDS, SHOWN, VERSION, WAIT_REASONS, WITHDRAWN,
                               list_crc)
 from terminal.states import CONFIRM, COUNT, ENTRY, NEUTRAL, READY, REFEREE_WAIT, VERDICT
+
+SCORES_MAGIC = b"SC"    # terminal.scores.MAGIC: the part is a finished game's score entry
 
 # the steps that come back as they were (with the engine still challenging)
 CHALLENGE_STEPS = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
@@ -53,6 +56,10 @@ def restore(flow, data, t):
     at the word count, when the words cannot be read back), a verdict the engine
     has applied comes back on screen; anything else is the neutral screen."""
     engine = flow.engine
+    if data[:2] == SCORES_MAGIC and not engine.challenging:
+        from terminal.scores import restore as scores_back
+
+        return scores_back(flow, data, t)   # a finished game's scores (terminal.scores)
     saved = decode(data) if data else None
     state = saved.state if saved is not None else NEUTRAL
     if engine.challenging:

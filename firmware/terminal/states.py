@@ -16,6 +16,8 @@ CANCEL_ASK = 7
 REFEREE = 8         # PIN entry and the referee menu (terminal.referee)
 FINISH_ASK = 9      # the last mover held pause: "game over?" (TSO 5.1b i)
 ACCEPT_ASK = 10     # C in the end phase: accepting the final play ends the game
+SCORE = 11          # after the game: a player types the score from their sheet
+SCORE_CONFIRM = 12  # the opponent confirms that score (terminal/scores.py)
 
 # the steps of a challenge in progress (the engine is challenging)
 CHALLENGE_STATES = (COUNT, ENTRY, CONFIRM, READY, REFEREE_WAIT)
@@ -30,3 +32,4 @@ KEY_CANCEL = "D"
 KEY_BACK = "*"
 KEY_ENTER = "#"
 KEY_HELP = "A"      # while the words are counted or typed: the whole key layout
+KEY_SCORES = "A"    # on the result screen: the score entry again (after it was left)

@@ -110,4 +110,12 @@ start_hint Gegner drückt
 pin_default PIN noch 0000!
 pen_overtime Zeitstrafe
 pen_challenge Anfechtung
+score_of Punkte %s:
+score_hint (ohne Strafen)
+score_keys *<  #=OK
+key_scores A Punkteingabe
+col_sheet Bogen
+col_time Zeit
+col_chal Anf.
+col_final Summe
 """

@@ -110,4 +110,12 @@ start_hint Opponent presses
 pin_default PIN still 0000!
 pen_overtime Overtime
 pen_challenge Challenges
+score_of Score %s:
+score_hint (no penalties)
+score_keys *<  #=OK
+key_scores A Enter scores
+col_sheet Sheet
+col_time Time
+col_chal Chal.
+col_final Final
 """

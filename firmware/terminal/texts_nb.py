@@ -110,4 +110,12 @@ start_hint Motpart trykker
 pin_default PIN ennå 0000!
 pen_overtime Overtid
 pen_challenge Utfordring
+score_of Poeng %s:
+score_hint (uten straff)
+score_keys *<  #=OK
+key_scores A Skriv poeng
+col_sheet Ark
+col_time Tid
+col_chal Utf.
+col_final Sum
 """

@@ -110,4 +110,12 @@ start_hint Rywal naciska
 pin_default PIN nadal 0000!
 pen_overtime Kara czasu
 pen_challenge Sprawdzenia
+score_of Wynik: %s
+score_hint (bez kar)
+score_keys *<  #=OK
+key_scores A Wpisz wyniki
+col_sheet Arkusz
+col_time Czas
+col_chal Spr.
+col_final Wynik
 """

@@ -8,7 +8,7 @@ from micropython import const
 from clock.engine import PHASE_ENDING, PHASE_OVER
 from terminal.screen import COLS, Screen
 from terminal.states import (ACCEPT_ASK, CONFIRM, COUNT, ENTRY, FINISH_ASK, NEUTRAL, READY,
-                             REFEREE, REFEREE_WAIT, VERDICT)
+                             REFEREE, REFEREE_WAIT, SCORE, SCORE_CONFIRM, VERDICT)
 
 _CLOCK_ROW = const(1)  # the idle screen's rows with both sides' times
 
@@ -73,6 +73,10 @@ class FlowView:
             from terminal import wordsteps     # the words' steps show their words
 
             lines, sizes, tiles = wordsteps.lines(flow, state)
+        elif state == SCORE or state == SCORE_CONFIRM:
+            from terminal import scores         # the end's score entry shows its steps
+
+            lines, sizes = scores.lines(flow, state)
         elif state == FINISH_ASK or state == ACCEPT_ASK:
             lines = text("finish_ask" if state == FINISH_ASK else "accept_ask").split("\n")
             lines += ["", text("ok_back")]
@@ -135,10 +139,16 @@ def _neutral_lines(flow):
 def _result_lines(flow):
     # The end of the game: per side the time left (negative: overtime) and the
     # overtime and challenge penalties apart (a scorekeeper adds each once), and how
-    # it ended (forfeit, 5.2d).
+    # it ended (forfeit, 5.2d); once the players confirmed their scores, per side the
+    # sheet's score, the penalties and the final score (terminal.scores).
     engine = flow.engine
     text = flow.text
     result = engine.result()
+    if flow.sheet_scores() is not None:
+        from terminal import scores             # with the scores the players confirmed
+
+        return scores.result_lines(flow) + ["", _end_note(flow, result)
+                                            or text("key_referee")]
     lines = [text("result_title")]
     if engine.duplicate:
         lines.append(text("moves_n") % result["moves"])
@@ -148,15 +158,26 @@ def _result_lines(flow):
         lines.append(text("short_%d" % side) + " " + bytes(d.text).decode())
         lines.append(text("pen_overtime") + "\t" + _points(pens["overtime_penalty"]))
         lines.append(text("pen_challenge") + "\t" + _points(pens["challenge_penalty"]))
-    if flow.notice:
-        lines.append(text(flow.notice))
-    elif result["forfeit_side"] >= 0:
-        lines.append(text("forfeit_by") % text("side_%d" % result["forfeit_side"]))
-    elif "5.2d" in result["notes"]:
-        lines.append(text("note_5_2d"))
+    note = _end_note(flow, result)
+    if note:
+        lines.append(note)
+    elif flow.scores is not None and not engine.duplicate:
+        lines.append(text("key_scores"))    # the score entry was left: A takes it up
     else:
         lines.append(text("key_referee"))
     return lines
+
+
+def _end_note(flow, result):
+    # A notice, a forfeit, the 5.2d excuse: what the result screen says of the end.
+    text = flow.text
+    if flow.notice:
+        return text(flow.notice)
+    if result["forfeit_side"] >= 0:
+        return text("forfeit_by") % text("side_%d" % result["forfeit_side"])
+    if "5.2d" in result["notes"]:
+        return text("note_5_2d")
+    return ""
 
 
 def _verdict_lines(flow):

@@ -9,21 +9,26 @@
 // lectern sloped towards the referee with the terminal display and the keypad.
 //
 // The body is cut at x = +-split_x, where the display faces meet the centre: the cut
-// crosses no hole. Each joint has a flange on both sides, chamfered at 45 degrees towards
-// the inside, two alignment pins on the end part and six M3 x 12 screws with nuts on flat
-// seats. The bottom is three flat plates (same cuts) screwed into heat-set inserts in posts
-// of their body part, standing on stick-on rubber feet.
+// crosses no hole. Each joint has a flange on both sides along the walls and the top (none
+// along the open bottom), chamfered at 45 degrees towards the inside, two alignment pins on
+// the end part and six M3 x 12 screws with nuts on flat seats in bosses. The bottom is three
+// flat plates (same cuts) screwed into heat-set inserts in posts of their body part,
+// standing on stick-on rubber feet.
 //
-// Every part prints without supports in its print orientation (tests/host/
+// Every part is drawn to print in its print orientation (tests/host/
 // test_hardware_enclosure.py checks the meshes: no facet steeper than 45 degrees that is
-// not on the bed, a step of at most 1 mm or a bridge of at most 10 mm):
+// not on the bed, a step of at most 1 mm or a bridge of at most 10 mm; and slices them with
+// PrusaSlicer, supports on, which must add none):
 //   "centre"  standing on its left cut face (x = -split_x on the bed),
 //   "left"    standing on its end wall (x = -length / 2 on the bed),
 //   "right"   standing on its end wall (x = +length / 2 on the bed),
 //   "bottom_left" | "bottom_centre" | "bottom_right"  flat, as modelled (z = 0 on the bed).
-// So every wall stands, the decks, ridge and lectern stand as walls, the display faces lean
-// at 45 degrees, the round holes that lie on their side end in a 45 degree point (a
-// "teardrop" capped by a bridge under 10 mm), ribs and posts have 45 degree undersides.
+// So every wall stands, the decks, ridge and lectern stand as walls, the display faces
+// lean at 45 degrees. The slicer supports a flat ceiling even 3 mm wide in a thin wall, so
+// what would hang in the air ends in a point towards the print's up: round holes on their
+// side are teardrops, rectangular openings are pointed, ribs, posts, webs and bosses slope
+// at 40 degrees; the seats closed by a skin are bridged all round. The slicer still supports
+// the holes of the end parts' display faces (a wall leaning 45 degrees over the outside).
 // `part` selects what to render: those six, "bottoms" (the three plates) or "assembly".
 // hardware/enclosure/render.py renders every part.
 // The table in hardware/README.md ("Enclosure") lists the main parameters; tests render
@@ -104,24 +109,44 @@ display_angle = atan((ridge_height - deck_height) / wedge_run);
 lectern_top_y = -width / 2 + lectern_run;
 lectern_angle = atan((ridge_height - deck_height) / lectern_run);
 eps = 0.01;
-teardrop_cap = 1.4;       // a teardrop's point is cut off this far beyond the circle
+teardrop_cap = 1.4;       // the pause button's teardrop (in its thin panel) is cut off this far beyond the circle
+overhang_k = 1.2;         // run : rise of the drawn overhangs (40 degrees from the vertical; the
+                          // slicer's limit is about 45)
+membrane = 0.4;           // skin that closes a seat's screw hole for printing (pierced by the screw)
+seat_slot = 5;            // from the cut: where a seat's pocket opens towards the inside
 
 // which way is up when the part prints (see the top): body parts stand on an x face
 function print_up(which) = which == "right" ? -1 : 1;
 
 // a round hole of diameter d, h long along z (centred), ending in a 45 degree point
-// towards the 2D direction `dir` (the print's up) that is cut off by a short bridge
-module teardrop(d, h, dir) {
+// towards the 2D direction `dir` (the print's up); `cap` >= 0 cuts the point off that far
+// beyond the circle (a short bridge: only where the panel is thin enough for the slicer to
+// bridge it), cap < 0 keeps the full point (r * sqrt(2) from the centre)
+module teardrop(d, h, dir, cap = -1) {
+    translate([0, 0, -h / 2]) linear_extrude(h) teardrop2d(d, dir, cap);
+}
+
+module teardrop2d(d, dir, cap = -1) {
     r = d / 2;
     phi = atan2(dir[1], dir[0]);
-    c = r + teardrop_cap;
-    k = (c - r / sqrt(2)) / (r * sqrt(2) - r / sqrt(2));
     t1 = r * [cos(phi + 45), sin(phi + 45)];
     t2 = r * [cos(phi - 45), sin(phi - 45)];
     apex = r * sqrt(2) * [cos(phi), sin(phi)];
-    translate([0, 0, -h / 2]) linear_extrude(h) union() {
+    c = r + cap;
+    k = (c - r / sqrt(2)) / (r * sqrt(2) - r / sqrt(2));
+    union() {
         circle(d = d);
-        polygon([t1, t1 + k * (apex - t1), t2 + k * (apex - t2), t2]);
+        if (cap < 0) polygon([t1, apex, t2]);
+        else polygon([t1, t1 + k * (apex - t1), t2 + k * (apex - t2), t2]);
+    }
+}
+
+// a rectangular hole w x h (x, z) through a wall along y, its end towards `dir` (+1: +x,
+// -1: -x, the print's up) drawn to a point whose sides stand overhang_k : 1 (40 degrees)
+module gable_hole(w, h, depth, dir) {
+    hull() {
+        cube([w, depth, h], center = true);
+        translate([dir * (w / 2 + h / 2 * overhang_k), 0, 0]) cube([eps, depth, eps], center = true);
     }
 }
 
@@ -196,27 +221,24 @@ module on_lectern(offset_x) {
     translate([offset_x, y, z]) rotate([lectern_angle, 0, 0]) children();
 }
 
-// window for a display, and 2.2 mm holes for M2 screws at the corners of its PCB;
-// `chamfer` widens the window at the outer surface by 45 degrees (the lectern's window,
-// whose upper edge would otherwise be a 30 mm bridge)
-module display_cut(wx, wy, px, py, chamfer) {
+// window for a display, and 2.2 mm holes for M2 screws at the corners of its PCB (teardrops
+// pointing to `up`, the print's up in the face's x, y)
+module display_cut(wx, wy, px, py, up) {
     cube([wx, wy, 20], center = true);
-    if (chamfer > 0) hull() {
-        translate([0, 0, -chamfer - 0.5]) cube([wx, wy, eps], center = true);
-        translate([0, 0, 0.5]) cube([wx + 2 * (chamfer + 1), wy + 2 * (chamfer + 1), eps], center = true);
-    }
     for (sx = [-1, 1], sy = [-1, 1])
         translate([sx * (px / 2 - display_hole_inset), sy * (py / 2 - display_hole_inset), 0])
-            cylinder(d = 2.2, h = 20, center = true, $fn = 12);
+            teardrop(2.2, 20, up, $fn = 12);
 }
 
 // 3 mm standoffs behind the face for the four M2 screws (the PCB sits clear of the window
-// frame); `web` > 0 adds a 45 degree web towards -x (the centre part's print down) to each
-module display_standoffs(px, py, web = 0) {
+// frame), each with a web on the face towards `down` (the print's down in the face's x, y,
+// scaled to the web's length): the standoffs stand out of the face at 45 degrees (display
+// faces) or square to the print's up (lectern), the webs carry their undersides
+module display_standoffs(px, py, down) {
     for (sx = [-1, 1], sy = [-1, 1])
         translate([sx * (px / 2 - display_hole_inset), sy * (py / 2 - display_hole_inset), 0]) hull() {
             translate([0, 0, -wall - 3]) cylinder(d = 5.5, h = 4, $fn = 16);   // 1 mm into the face
-            if (web > 0) translate([-3.2, 0, -wall]) cylinder(d = 5.5, h = 1, $fn = 16);
+            translate([down[0], down[1], -wall]) cylinder(d = 5.5, h = 1, $fn = 16);
         }
 }
 
@@ -227,38 +249,60 @@ module button_positions() {
 module cutouts() {
     // players' buttons, centred on their decks
     for (side = [-1, 1]) translate([side * (half + wedge_foot_x) / 2, 0, deck_height])
-        teardrop(player_button_hole, 20, [-side, 0]);   // up: towards the cut
+        teardrop(player_button_hole, 20, [-side, 0]);   // up: towards the cut; under the dome's bezel
     for (side = [-1, 1]) {
         // player's display window and screw holes; turn LED beside it
         on_display_face(side) {
-            display_cut(display_window_h, display_window_w, display_pcb_h, display_pcb_w, 0);
+            // the print's up in the face: towards the cut
+            display_cut(display_window_h, display_window_w, display_pcb_h, display_pcb_w, [-side, 0]);
             translate([0, display_pcb_w / 2 + 8, 0]) cylinder(d = led_hole, h = 20, center = true, $fn = 20);
         }
     }
     // pause (with the thinned panel), challenge and status LED on the ridge
-    translate([0, pause_y, ridge_height]) teardrop(pause_button_hole, 20, [1, 0]);
-    translate([0, pause_y, ridge_height - pause_panel - 10]) teardrop(pause_button_hole + 12, 20, [1, 0]);
+    translate([0, pause_y, ridge_height]) teardrop(pause_button_hole, 20, [1, 0], teardrop_cap);
+    translate([0, pause_y, ridge_height - pause_panel - 10]) teardrop(pause_button_hole + 12, 20, [1, 0], teardrop_cap);
     translate([0, challenge_y, ridge_height]) teardrop(challenge_button_hole, 20, [1, 0]);
-    translate([status_led_x, pause_y, ridge_height - 10]) cylinder(d = led_hole, h = 20, $fn = 20);
+    translate([status_led_x, pause_y, ridge_height]) teardrop(led_hole, 20, [1, 0], $fn = 20);
     // lectern: terminal display (left half), keypad recess and cable slot (right half)
-    on_lectern(terminal_x) display_cut(display_window_w, display_window_h, display_pcb_w, display_pcb_h, wall);
-    on_lectern(wedge_top_x / 2) {
-        cube([keypad_w, keypad_h, 1.6], center = true);   // 0.8 mm deep recess
-        translate([0, -keypad_h / 2 + 6, 0]) cube([keypad_tail_slot, 2.5, 20], center = true);
+    on_lectern(terminal_x) {   // its end towards the print's up drawn to a 45 degree point
+        display_cut(display_window_w, display_window_h, display_pcb_w, display_pcb_h, [1, 0]);
+        hull() {
+            cube([display_window_w, display_window_h, 20], center = true);
+            translate([display_window_w / 2 + display_window_h / 2, 0, 0]) cube([eps, eps, 20], center = true);
+        }
     }
-    // rear panel
-    translate([usb_data_x, width / 2, usb_data_z]) cube([usb_data_w, 20, usb_data_h], center = true);
-    translate([usb_charge_x, width / 2, usb_charge_z]) cube([usb_charge_w, 20, usb_charge_h], center = true);
-    translate([switch_x, width / 2, switch_z]) rotate([90, 0, 0]) cylinder(d = switch_hole, h = 20, center = true, $fn = 20);
+    on_lectern(wedge_top_x / 2) {
+        // 0.8 mm deep recess, its end towards the cut (the print's up) a 40 degree ramp
+        hull() {
+            cube([keypad_w, keypad_h, 1.6], center = true);
+            translate([keypad_w / 2 + 1.6 * overhang_k, 0, 0.8]) cube([eps, keypad_h, eps], center = true);
+        }
+        // the tail's slot, pointed towards the print's up
+        translate([0, -keypad_h / 2 + 6, 0]) hull() {
+            cube([keypad_tail_slot, 2.5, 20], center = true);
+            translate([keypad_tail_slot / 2 + 1.25 * overhang_k, 0, 0]) cube([eps, eps, 20], center = true);
+        }
+    }
+    // rear panel: the openings pointed towards the print's up (+x centre, -x right part)
+    translate([usb_data_x, width / 2, usb_data_z]) gable_hole(usb_data_w, usb_data_h, 20, 1);
+    translate([usb_charge_x, width / 2, usb_charge_z]) gable_hole(usb_charge_w, usb_charge_h, 20, -1);
+    translate([switch_x, width / 2, switch_z]) rotate([90, 0, 0]) teardrop(switch_hole, 20, [-1, 0], $fn = 20);
 }
 
 // everything inside the shell that holds a part or stiffens it
 module inner_features() {
-    for (side = [-1, 1]) on_display_face(side) display_standoffs(display_pcb_h, display_pcb_w);
-    on_lectern(terminal_x) display_standoffs(display_pcb_w, display_pcb_h, 1);
+    // the lectern's cut ends square at its upper edge, 0.5 mm short of the ridge's inside: a
+    // fillet fills the corner along the centre part, or its flange's chamfer would close the
+    // notch in a single layer of the print
+    li = lectern_top_y - 0.5;
+    translate([-wedge_top_x, 0, 0]) rotate([90, 0, 90]) linear_extrude(2 * wedge_top_x)
+        polygon([[li, ridge_height - wall / cos(lectern_angle) - 0.5 * tan(lectern_angle)],
+                 [li, ridge_height - wall + 0.4], [lectern_top_y + 1.1, ridge_height - wall + 0.4]]);
+    for (side = [-1, 1]) on_display_face(side) display_standoffs(display_pcb_h, display_pcb_w, [side * 3, 0]);
+    on_lectern(terminal_x) display_standoffs(display_pcb_w, display_pcb_h, [-4.5, 0]);
     // ribs under each deck: two across the table beside the button, two along it
     // under each deck: one rib across the table on the end wall's side of the button, its
-    // underside at 45 degrees into the end wall (the print's down), two along the deck
+    // underside at 40 degrees into the end wall (the print's down), two along the deck
     for (side = [-1, 1]) translate([side * (half + wedge_foot_x) / 2, 0, 0]) difference() {
         union() {
             x0 = player_button_hole / 2 + 9 - rib_t / 2;     // inner face, from the button
@@ -266,7 +310,7 @@ module inner_features() {
             z0 = deck_height - wall - rib_h;
             mirror([side < 0 ? 1 : 0, 0, 0]) translate([0, width / 2 - wall / 2, 0]) rotate([90, 0, 0])
                 linear_extrude(width - wall) polygon([[x0, z0], [x0 + rib_t, z0],
-                    [reach, z0 + reach - x0 - rib_t], [reach, deck_height - wall + eps], [x0, deck_height - wall + eps]]);
+                    [reach, z0 + (reach - x0 - rib_t) / overhang_k], [reach, deck_height - wall + eps], [x0, deck_height - wall + eps]]);
             for (sy = [-1, 1]) translate([-deck_length / 2 + wall / 2, sy * (player_button_hole / 2 + 9) - rib_t / 2, deck_height - wall - rib_h])
                 cube([deck_length - wall, rib_t, rib_h + eps]);
         }
@@ -283,7 +327,7 @@ module post_positions(which) {
     for (x = xs, sy = [-1, 1]) translate([x, sy * (width / 2 - wall - post_d / 2 + 0.5), 0]) children();
 }
 
-// each post ends in a 45 degree point towards the print's down (-x for the centre and the
+// each post ends in a 40 degree web towards the print's down (-x for the centre and the
 // left part, +x for the right one): it grows out of the wall below it without support
 module posts(which) {
     down = -print_up(which);
@@ -294,29 +338,33 @@ module posts(which) {
        : [split_x + 14, half - wall - post_d / 2 + 0.5];
     for (x = xs, sy = [-1, 1]) translate([x, sy * (width / 2 - wall - post_d / 2 + 0.5), bottom_thickness])
         difference() {
-            // the post and, under it in the print, a 45 degree web to the wall beside it (a
-            // post by the end wall grows out of the bed and needs none)
+            // the post and, under it in the print, a web to the wall beside it whose free side
+            // stands at 36 degrees (a post by the end wall grows out of it, with straight sides)
             hull() {
                 cylinder(d = post_d, h = 12, $fn = 20);
                 if (abs(x) < split_x + 50)
-                    translate([down * (r * sqrt(2) + g) - 0.005, sy > 0 ? g : -g - 1, 0]) cube([0.01, 1, 12]);
+                    translate([down * 13 - 0.005, sy > 0 ? g : -g - 1, 0]) cube([0.01, 1, 12]);
+                else
+                    translate([down * (r + 1.5) - 0.005, -r, 0]) cube([0.01, 2 * r, 12]);
             }
-            translate([0, 0, -eps]) cylinder(d = insert_d, h = 6, $fn = 16);
+            translate([0, 0, 3 - eps]) teardrop(insert_d, 6, [-down, 0], $fn = 16);   // pointed to the print's up
         }
 }
 
-// screw holes through both flanges of a joint, in the (y, z) plane
+// screw holes through both flanges of a joint, in the (y, z) plane: all in the front and
+// rear walls' bands (the flange has no band along the open bottom: in the print it would
+// start in the air)
 band = (wall + flange) / 2;   // middle of the flange band, from the outer surface
-joint_screws = [[-width / 2 + band, 20], [-width / 2 + band, 50], [width / 2 - band, 20],
-                [width / 2 - band, 60], [width / 2 - band, 95], [0, bottom_thickness + 3.3]];
-joint_pins = [[-30, bottom_thickness + 3.3], [width / 2 - band, 78]];
+joint_screws = [[-width / 2 + band, 20], [-width / 2 + band, 35], [-width / 2 + band, 50],
+                [width / 2 - band, 20], [width / 2 - band, 60], [width / 2 - band, 95]];
+joint_pins = [[-width / 2 + band, 62], [width / 2 - band, 78]];
 
 // the flange of one side of a joint: the shell's section there, thickened inwards by
 // `flange`, `flange_t` thick at the wall on the given side of the cut (dir -1: towards
 // x = 0) and chamfered at 45 degrees: at a distance s from the cut it reaches at most
 // wall + flange_t - s in from the outer surface. The outer surfaces there (the rear and
-// front walls, the open bottom, the ridge, the lectern, the display face) each bound one
-// half-space; the flange is the ring inside their union.
+// front walls, the ridge, the lectern, the display face) each bound one half-space; the
+// flange is the ring inside their union, open at the bottom.
 module flange(side, dir) {
     x0 = side * split_x + (dir > 0 ? (side > 0 ? 0 : -flange_t) : (side > 0 ? -flange_t : 0));
     sx = side * dir;                       // +1: the flange lies at x > the cut
@@ -328,10 +376,9 @@ module flange(side, dir) {
         difference() { solid(wall - eps); solid(flange); }
         translate([x0, -width, bottom_thickness]) cube([flange_t, 2 * width, ridge_height]);
         union() {
-            // rear wall (d = width/2 - y), front wall (d = y + width/2), bottom (d = z), ridge (d = ridge_height - z)
+            // rear wall (d = width/2 - y), front wall (d = y + width/2), ridge (d = ridge_height - z)
             halfspace([sx, -1, 0] / r2, (L + sx * cut - width / 2) / r2);
             halfspace([sx, 1, 0] / r2, (L + sx * cut - width / 2) / r2);
-            halfspace([sx, 0, 1] / r2, (L + sx * cut) / r2);
             halfspace([sx, 0, -1] / r2, (L + sx * cut - ridge_height) / r2);
             // the lectern (centre): d = (y + width/2) sin(la) - (z - deck_height) cos(la)
             if (dir < 0) halfspace([sx, sin(la), -cos(la)] / r2,
@@ -343,22 +390,70 @@ module flange(side, dir) {
     }
 }
 
-module joint_holes(side) {
-    for (p = joint_screws) translate([side * split_x, p[0], p[1]]) rotate([0, 90, 0])
-        cylinder(d = screw_d, h = 4 * flange_t, center = true, $fn = 16);
+// the screw holes on the side sx of the cut at `side` (sx +1: x greater than the cut), from
+// 1 mm beyond the cut. Where that side prints with the cut at the top (`skin`), the hole
+// stops `membrane` short of the seat: the seat's pocket below it is then closed all round
+// and the slicer bridges it; the screw pierces the skin.
+module joint_holes(side, sx, skin) {
+    for (p = joint_screws) translate([side * split_x - sx, p[0], p[1]]) rotate([0, sx * 90, 0])
+        cylinder(d = screw_d, h = skin ? 1 + seat_depth - membrane : flange_t + 12, $fn = 16);
 }
 
-// flat seats for the screws' heads and nuts in the chamfer, seat_depth from the cut on the
-// side sx (+1: x greater than the cut)
+// flat seats for the screws' heads and nuts, seat_depth from the cut on the side sx, in a
+// pocket through the boss that opens towards the inside from seat_slot on, in a slot whose
+// end towards the seat is pointed (1.5 : 1): the pocket is closed all round under the seat
+// (the slicer bridges it) and runs out of the boss through a wall, not through its taper.
+// The nut goes in through the slot. The pocket stays inside the walls (the one under the
+// display face ends at the face's inside).
 module joint_seats(side, sx) {
-    for (p = joint_screws) translate([side * split_x + sx * seat_depth, p[0], p[1]]) rotate([0, sx * 90, 0])
-        cylinder(d = seat_d, h = flange_t - seat_depth + 1, $fn = 24);
+    intersection() {
+        for (p = joint_screws) translate([side * split_x + sx * seat_depth, p[0], p[1]]) rotate([0, sx * 90, 0]) {
+            cylinder(d = seat_d, h = 30, $fn = 24);
+            ws = p[0] > 0 ? 1 : -1;
+            r = seat_d / 2;
+            // local z: away from the cut; local y = global y; local x = -/+ global z
+            hull() {
+                translate([-eps, ws > 0 ? -15 : 0, seat_slot - seat_depth]) cube([2 * eps, 15, eps]);
+                translate([-r, ws > 0 ? -15 : 0, seat_slot - seat_depth + 1.5 * r]) cube([2 * r, 15, 30]);
+            }
+        }
+        solid(wall);
+    }
 }
 
-// alignment pins on an end part's cut face, sockets for them in the centre part
-module joint_pins_at(side, d, len) {
-    for (p = joint_pins) translate([side * (split_x + eps), p[0], p[1]]) rotate([0, -side * 90, 0])
+// a boss round the axis at p = (y, z) on the side sx of the cut at `side`: R either side of
+// it in z, from the wall to R beyond it in y, full to `len` from the cut and from there on
+// cut off towards its wall (rear or front) at 40 degrees to the print's vertical (square
+// sides: the cut does not widen it layer by layer). It closes a seat's pocket or a socket
+// all round and grows out of the wall.
+module joint_boss(side, sx, p, R, len) {
+    t = 1 / overhang_k;                    // tan(40 degrees): the boss loses t mm per mm
+    ws = p[0] > 0 ? 1 : -1;                // +1: rear wall
+    d0 = width / 2 - abs(p[0]);
+    reach = d0 + R + t * len;              // d + t s <= reach, d from the wall, s from the cut
+    cut = side * split_x;
+    n = sqrt(1 + t * t);
+    long = (reach - wall) / t + 1;
+    intersection() {
+        translate([cut + (sx > 0 ? 0 : -long), ws > 0 ? width / 2 - d0 - R : -width / 2, p[1] - R])
+            cube([long, d0 + R, 2 * R]);
+        halfspace([t * sx, -ws, 0] / n, (reach - width / 2 + t * sx * cut) / n);
+        solid(wall - eps);
+    }
+}
+
+module joint_bosses(side, sx, pins) {
+    for (p = joint_screws) joint_boss(side, sx, p, seat_d / 2 + 1.6, seat_slot + seat_d / 2 * 1.5 + 0.5);
+    if (pins) for (p = joint_pins) joint_boss(side, sx, p, (pin_d + 0.4) / 2 + 1.6, pin_len + 1 + 3 + 1.5);
+}
+
+// alignment pins on an end part's cut face, sockets for them in the centre part (`tip`: the
+// socket ends in a 40 degree cone, no ceiling in the print)
+module joint_pins_at(side, d, len, tip = false) {
+    for (p = joint_pins) translate([side * (split_x + eps), p[0], p[1]]) rotate([0, -side * 90, 0]) {
         cylinder(d = d, h = len, $fn = 16);
+        if (tip) translate([0, 0, len - eps]) cylinder(d1 = d, d2 = 0, h = d / 2 * overhang_k, $fn = 16);
+    }
 }
 
 // x range of each body part
@@ -380,22 +475,25 @@ module body_part(which) {
             }
             posts(which);
             if (which == "centre") {
-                flange(-1, -1); flange(1, -1);
+                for (side = [-1, 1]) { flange(side, -1); joint_bosses(side, -side, true); }
             } else {
                 side = which == "left" ? -1 : 1;
                 flange(side, 1);
+                joint_bosses(side, side, false);
                 joint_pins_at(side, pin_d, pin_len);
             }
         }
         cutouts();
-        for (side = [-1, 1]) joint_holes(side);
         if (which == "centre") {
+            // it stands on its left cut: the right joint is at the top of the print
             for (side = [-1, 1]) {
+                joint_holes(side, -side, side > 0);
                 joint_seats(side, -side);
-                joint_pins_at(side, pin_d + 0.4, pin_len + 1);
+                joint_pins_at(side, pin_d + 0.4, pin_len + 1, true);
             }
         } else {
-            side = which == "left" ? -1 : 1;
+            side = which == "left" ? -1 : 1;      // the end parts print with the cut at the top
+            joint_holes(side, side, true);
             joint_seats(side, side);
         }
     }

@@ -79,15 +79,23 @@ def to_csv(records: list[dict]) -> str:
 
 def to_tsh(records: list[dict]) -> tuple[str, list[dict]]:
     """(tsh score entry text, rows left out for want of tsh numbers, a round or the
-    scores)."""
+    scores) of the results the hall received."""
+    return tsh_entry(rows(records))
+
+
+def tsh_entry(game_rows: list[dict]) -> tuple[str, list[dict]]:
+    """(tsh score entry text, rows left out) of rows with round, division, table,
+    left/right_number, left/right_final ("" when the scores were not entered) and
+    left/right_player: the hall's rows (rows()) or the games read from the clocks over
+    USB (`clockctl results`), in their order."""
     groups: dict[tuple[str, str], list[dict]] = {}
     left_out = []
-    for row in rows(records):
-        if row["left_number"] in ("", None) or row["right_number"] in ("", None) \
-                or not row["round"] or row["left_final"] == "":
+    for row in game_rows:
+        if row.get("left_number") in ("", None) or row.get("right_number") in ("", None) \
+                or not row["round"] or row.get("left_final", "") in ("", None):
             left_out.append(row)
             continue
-        groups.setdefault((row["round"], row["division"]), []).append(row)
+        groups.setdefault((str(row["round"]), row.get("division") or "a"), []).append(row)
     lines = []
     for (round_name, division), games in groups.items():
         lines.append("a %s %s" % (round_name, division))
@@ -96,3 +104,12 @@ def to_tsh(records: list[dict]) -> tuple[str, list[dict]]:
                                           g["right_number"], g["right_final"]))
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else ""), left_out
+
+
+def left_out_reason(row: dict) -> str:
+    """Why a game is not in the tsh entry (tsh_entry's rows left out)."""
+    if not row["round"]:
+        return "no round"
+    if row.get("left_final", "") in ("", None):
+        return "no scores entered at the clock"
+    return "the pairings give no tsh player numbers"

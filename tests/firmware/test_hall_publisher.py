@@ -302,3 +302,30 @@ def test_the_hall_settings_are_checked_and_the_secrets_never_shown():
         assert "mqtt://" in str(raises(ValueError, parse, "192.168.1.10"))
     finally:
         runtime_rig.leave()
+
+
+def test_the_scores_confirmed_at_the_keypad_go_out_with_the_result_once():
+    rig = _rig()
+    try:
+        hall, net = _hall(rig)
+        _drain(rig, hall, net)
+        _finish_game(rig, hall)
+        net.ack()                              # the state given while the game was on
+        rig.run(100)
+        first = [x for x in _drain(rig, hall, net) if x["kind"] == "result"]
+        assert len(first) == 1 and first[0]["score"] is None and first[0]["final"] is None
+        # typed and confirmed on the keypad (# is the entry's, not the hall's referee key)
+        rig.keys("412#C380#C")
+        assert rig.dev.flow.sheet_scores() == [412, 380] and not hall.referee
+        again = [x for x in _drain(rig, hall, net) if x["kind"] == "result"]
+        assert len(again) == 1 and again[0]["game"] == first[0]["game"]
+        assert again[0]["score"] == [412, 380] and again[0]["final"] == [412, 380]
+        # a power cut and a restart: the scores are known, nothing goes out again
+        rig.power_cut()
+        rig.boot()
+        hall, net = _hall(rig)
+        rig.run(100)
+        assert rig.dev.flow.sheet_scores() == [412, 380]
+        assert [x for x in _drain(rig, hall, net) if x["kind"] == "result"] == []
+    finally:
+        runtime_rig.leave()

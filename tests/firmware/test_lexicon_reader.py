@@ -36,9 +36,24 @@ def test_worked_example_of_the_format_doc():
     assert lex.check("ABCA") == TOO_LONG
 
 
+# Under CPython every configuration of a test is checked on every word.  Under MicroPython,
+# whose interpreter is what those runs test (the firmware code is the same), each
+# configuration takes its own share of the words in turn, so that all of them are still
+# looked up and the file runs in a quarter of the time.
+SHARES = 4 if MICROPYTHON else 1
+_turn = [0]
+
+
+def _share(pairs):
+    if SHARES == 1:
+        return pairs
+    _turn[0] += 1
+    return pairs[_turn[0] % SHARES::SHARES]
+
+
 def _agrees(lex, name):
     wrong = []
-    for word, expected in answers(name):
+    for word, expected in _share(answers(name)):
         got = lex.check(word)
         if got != expected:
             wrong.append((word, expected, got))
@@ -202,7 +217,7 @@ def test_damage_in_a_page_is_found_when_a_lookup_reads_it():
         assert not lex.verified_now
         wrong = 0
         damaged = 0
-        for word, expected in answers("pl"):
+        for word, expected in _share(answers("pl")):
             try:
                 got = lex.check(word)
             except LexiconError as e:
@@ -299,10 +314,11 @@ def test_resident_pages_are_read_at_open_and_never_again():
         _agrees(lex, "pl")
     # every word reads fewer pages with them
     reads = []
+    words = _share(answers("pl"))            # the same words with and without them
     for budget in (0, -1):
         lex = open_file(path, verified=digest, resident_bytes=budget)
         before = lex.reads
-        _agrees(lex, "pl")
+        assert [lex.check(w) for w, _ in words] == [e for _, e in words]
         reads.append(lex.reads - before)
     assert reads[1] < reads[0]
 

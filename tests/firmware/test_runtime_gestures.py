@@ -8,7 +8,7 @@ import runtime_rig
 from app.device import FINISH_HOLD_MS
 from clock.engine import PHASE_ENDING, PHASE_OVER, PHASE_PLAY
 from hal_buttons import Button
-from terminal.flow import ACCEPT_ASK, FINISH_ASK, NEUTRAL
+from terminal.flow import ACCEPT_ASK, FINISH_ASK, NEUTRAL, SCORE
 from timebase import ManualClock
 
 
@@ -261,6 +261,8 @@ def test_pause_held_by_the_last_mover_asks_and_hash_ends_the_turn_at_the_press()
         assert _lines(rig)[0].split("\t")[0] == _text(rig, "last_move")
         rig.run(20000)                                    # the final window ends: game over
         assert engine.phase == PHASE_OVER
+        assert rig.dev.flow.state == SCORE                # the scores are asked for at once
+        rig.keys("DD")                                    # (left: the result screen)
         lines = _lines(rig)
         assert lines[0] == _text(rig, "result_title")
         assert lines[1].startswith("L ") and lines[4].startswith("R ")
@@ -387,7 +389,7 @@ def test_end_phase_hold_restarts_the_holders_clock_and_accept_is_asked_twice():
         rig.key("C")
         rig.key("#")
         assert engine.phase == PHASE_OVER
-        assert _lines(rig)[0] == _text(rig, "result_title")
+        assert _lines(rig)[0].split("\t")[0] == _text(rig, "result_title")
     finally:
         runtime_rig.leave()
 
@@ -399,7 +401,8 @@ def test_accept_prompt_closes_itself_when_the_final_window_ends():
         rig.key("C")
         assert rig.dev.flow.state == ACCEPT_ASK
         rig.run(21000)
-        assert rig.dev.engine.phase == PHASE_OVER and rig.dev.flow.state == NEUTRAL
+        # the question is gone: the score entry asks (terminal.scores)
+        assert rig.dev.engine.phase == PHASE_OVER and rig.dev.flow.state == SCORE
     finally:
         runtime_rig.leave()
 
@@ -446,6 +449,7 @@ def test_result_screen_names_a_forfeit():
         rig.run(63000)
         engine = rig.dev.engine
         assert engine.phase == PHASE_OVER and engine.forfeit_side == 0
+        rig.keys("DD")                                    # the score entry left
         lines = _lines(rig)
         assert _text(rig, "forfeit_by") % _text(rig, "side_0") in lines
         # time, then the overtime and the challenge penalties apart

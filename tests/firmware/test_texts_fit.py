@@ -50,6 +50,7 @@ def _filled(package, key, text, lang):
         ("clock", "move"): (99,), ("terminal", "moves_n"): (99,),
         ("terminal", "set_move"): (9, 59), ("terminal", "withdraw_press"): (_sides(lang),),
         ("terminal", "g_lend"): (_sides(lang),), ("terminal", "g_turn"): (_sides(lang),),
+        ("terminal", "score_of"): (_sides(lang),),
     }
     args = fills.get((package, key))
     if args is None:
@@ -91,6 +92,18 @@ def test_the_result_lines_fit_with_three_digit_penalties():
         t = i18n.table("terminal", lang)
         for key in ("pen_overtime", "pen_challenge"):
             assert len(t[key]) + 1 + len("-990") <= 16, (lang, key)
+
+
+def test_the_score_table_fits_with_four_digit_scores_and_three_digit_penalties():
+    # terminal.scores.result_lines: a label, then both sides' values 4 wide (a tab
+    # between: one column of the 16)
+    for lang in LANGS:
+        t = i18n.table("terminal", lang)
+        for key in ("col_sheet", "col_time", "col_chal", "col_final"):
+            assert len(t[key]) + 1 + len("9999 -990") <= 16, (lang, key)
+        assert len(t["result_title"]) + 1 + len("   L    R") <= 16, lang
+        # the entry's title: the side and its time (terminal.scores.lines)
+        assert len(t["result_title"]) + 1 + len("L -99:59") <= 16, lang
 
 
 def test_the_verdict_is_in_the_largest_size_its_longest_translation_fits():

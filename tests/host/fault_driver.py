@@ -191,7 +191,10 @@ class Rig:
         st = f.state
         rng = self.rng
         if st == F.NEUTRAL:
-            if e.phase == 3:                              # game over: the next game
+            if e.phase == 3 and f.scores is not None and not f.scores.done \
+                    and self.chance(0.3):
+                self.key("A")                             # the score entry taken up again
+            elif e.phase == 3:                            # game over: the next game
                 self.advance(rng.randint(50, 400))
                 self.keys("D")
                 self.pin()
@@ -308,6 +311,21 @@ class Rig:
             self.referee()
         elif st == F.FINISH_ASK or st == F.ACCEPT_ASK:
             self.key("#" if self.chance(0.8) else "D")
+        elif st == F.SCORE:                               # a score from the sheet
+            r = rng.random()
+            if r < 0.03:
+                self.key("D")                             # the referee is called
+            elif r < 0.08:
+                self.key(rng.choice(KEYS))                # any key, at the wrong moment
+            elif r < 0.15:
+                self.key("*")                             # a digit taken back
+            elif r < 0.4:
+                self.key("#")                             # done (nothing typed: ignored)
+            else:
+                self.key(str(rng.randint(0, 9)))
+        elif st == F.SCORE_CONFIRM:                       # the opponent checks it
+            r = rng.random()
+            self.key("C" if r < 0.8 else ("*" if r < 0.95 else rng.choice(KEYS)))
 
     def challenge(self):
         if self.chance(0.7):
@@ -450,8 +468,9 @@ class Rig:
             elif target == "referee-menu" and st == F.NEUTRAL:
                 self.key("D")
                 self.pin()
-            elif target in ("finish-ask", "end-phase", "over") and neutral_play \
-                    and e.on_turn >= 0:
+            elif target in ("finish-ask", "end-phase", "over", "score", "score-confirm") \
+                    and neutral_play and e.on_turn >= 0 and self.running():
+                # (after a withdrawn play no clock runs: act() restarts one first)
                 self.board.press("pause")          # the last move
                 self.advance(215)
                 self.board.release("pause")
@@ -524,7 +543,8 @@ def phase_name(rig):
     st = rig.dev.flow.state
     names = {F.COUNT: "count", F.ENTRY: "entry", F.CONFIRM: "confirm", F.READY: "ready",
              F.VERDICT: "verdict", F.REFEREE_WAIT: "referee-decides", F.CANCEL_ASK: "cancel-ask",
-             F.REFEREE: "referee-menu", F.FINISH_ASK: "finish-ask", F.ACCEPT_ASK: "accept-ask"}
+             F.REFEREE: "referee-menu", F.FINISH_ASK: "finish-ask", F.ACCEPT_ASK: "accept-ask",
+             F.SCORE: "score", F.SCORE_CONFIRM: "score-confirm"}
     if st in names:
         return names[st]
     if e.phase == 3:
@@ -549,7 +569,7 @@ def phase_name(rig):
 
 PHASES = ("running", "count", "entry", "confirm", "ready", "verdict", "cancel-ask",
           "referee-menu", "paused", "hold", "finish-ask", "end-phase", "accept-ask", "overtime",
-          "over", "setup", "withdrawn", "lent")
+          "over", "score", "score-confirm", "setup", "withdrawn", "lent")
 
 
 def play(seed):

@@ -183,6 +183,17 @@ class SimClocks:
         finally:
             self.post(clock, "key", {"key": key, "down": False})
 
+    def type_keys(self, clock: int, text: str):
+        """Type `text` on the clock's keypad: each key held until the terminal changes
+        (every key the callers type changes it), then let go and seen up."""
+        for key in text:
+            before = self.state(clock)["panels"]["terminal"]["rows"]
+            self.hold_key(clock, key,
+                          lambda: self.state(clock)["panels"]["terminal"]["rows"] != before,
+                          "clock %d taking key %s" % (clock, key))
+            wait_for(lambda: key not in self.state(clock)["keys_down"],
+                     "clock %d: key %s up" % (clock, key))
+
     def finish_game(self, clock: int):
         """A whole short game on `clock`, through its buttons and keypad: right starts it
         (left on turn), left stops its clock with the pause switch held (the last move,

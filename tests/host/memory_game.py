@@ -15,7 +15,10 @@ from tests.host import device_image
 
 REPO = device_image.REPO
 IMAGE = REPO / "build" / "pl.dawg"
-STEPS = "memory 9000"       # 90 s of play with challenges, then 2 s of the asyncio tasks
+# 90 s of play with challenges, the game's end and its scores (runtime_driver.SHEET), then
+# 2 s of the asyncio tasks
+STEPS = "memory 9000"
+SHEET = (413, 380)          # the scores typed at the end (runtime_driver.SHEET)
 # The lean target's heap as the chip gives it, 96 KB (host_tools/targets.py), in which the
 # GC benchmark times its collections; the memory test holds the game to 80 KB of it.
 WROOM_HEAP = TARGETS["wroom"]["heap_max"]
@@ -46,6 +49,30 @@ def polish_image() -> Path:
     return IMAGE
 
 
+def polish_sample(step: int) -> list[str]:
+    """Every `step`-th word of the full Polish list, in order: decoded from the image once
+    (4 million words: tens of seconds of CPU) and kept beside it, under the image's hash."""
+    import hashlib
+
+    from wordlist_packer.image import Image
+
+    data = polish_image().read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    cache = IMAGE.with_name("%s.every-%d.txt" % (IMAGE.name, step))
+    with shared.cache_lock(IMAGE.parent):
+        try:
+            head, *words = cache.read_text(encoding="utf-8").split("\n")
+            if head == digest:
+                return words
+        except OSError:
+            pass
+        words = Image(data).word_list()[::step]
+        part = cache.with_name(cache.name + ".%d" % os.getpid())
+        part.write_text("\n".join([digest, *words]), encoding="utf-8")
+        os.replace(part, cache)
+    return words
+
+
 @dataclass
 class Figures:
     peak: int           # live heap after collections, at its highest
@@ -66,10 +93,17 @@ class Figures:
     qstr_bytes: int     # the heap they take
     extra_names: int    # names interned before the game (TC_EXTRA_NAMES)
     extra_bytes: int    # the heap those took then (counted in neither share)
+    scores: tuple       # the scores confirmed at the game's end (left, right)
+    scores_peak: int    # live heap at its highest from the game's end to the result
 
     @property
     def firmware_peak(self):
         return self.peak - self.fakes - self.extra_bytes
+
+    @property
+    def firmware_scores(self):
+        """The firmware's share at the fullest moment of the game's end and its scores."""
+        return self.scores_peak - self.fakes - self.extra_bytes
 
     @property
     def firmware_booted(self):
@@ -86,6 +120,8 @@ def figures(proc) -> Figures:
     h = [line.split() for line in lines if line.startswith("H ")][0]
     g = [line.split() for line in lines if line.startswith("G ")][0]
     x = [line.split() for line in lines if line.startswith("X ")][0]
+    r = [line.split() for line in lines if line.startswith("R ")]
+    assert r, "the game did not reach its scores"
     # "Q qstr pool: n_pool=5, n_qstr=302, n_str_data_bytes=2902, n_total_bytes=7398"
     q = [line for line in lines if line.startswith("Q qstr pool:")][0]
     pool = dict(item.strip().split("=") for item in q.split(":", 1)[1].split(","))
@@ -94,9 +130,11 @@ def figures(proc) -> Figures:
     f = Figures(peak, fakes - extra_bytes, booted, raw, int(h[1]), int(h[2]), challenges,
                 words, acceptable, m[9], int(g[1]), int(g[2]), int(g[3]),
                 int(pool["n_pool"]), int(pool["n_qstr"]), int(pool["n_total_bytes"]),
-                extra_names, extra_bytes)
+                extra_names, extra_bytes, (int(r[0][1]), int(r[0][2])),
+                int(r[0][3]))
+    assert f.scores == SHEET, f.scores
     assert f.challenges > 0 and f.words >= f.challenges and 0 < f.acceptable < f.challenges
-    assert f.fakes < f.booted <= f.peak <= f.raw <= f.heap
+    assert f.fakes < f.booted <= f.peak <= f.raw <= f.heap and f.scores_peak <= f.peak
     return f
 
 
@@ -139,7 +177,8 @@ def report(name: str, f: Figures) -> str:
     return ("%s: heap %d B (%d areas); peak live %d B: fakes, panels, keypad, driver %d, "
             "firmware %d (%d after start-up)%s; highest use before collecting %d; "
             "%d challenges of %d words, %d acceptable; code from %s; %d dynamic qstrs "
-            "in %d pools, %d B; %d collections, longest %d us"
-            % (name, f.heap, f.areas, f.peak, f.fakes, f.firmware_peak, f.firmware_booted,
+            "in %d pools, %d B; %d collections, longest %d us; game ended, scores %d:%d "
+            "typed and confirmed, firmware %d at most meanwhile"
+            % ((name, f.heap, f.areas, f.peak, f.fakes, f.firmware_peak, f.firmware_booted,
                extra, f.raw, f.challenges, f.words, f.acceptable, f.origin, f.qstrs,
-               f.qstr_pools, f.qstr_bytes, f.gc_count, f.gc_longest_us))
+               f.qstr_pools, f.qstr_bytes, f.gc_count, f.gc_longest_us) + f.scores + (f.firmware_scores,)))

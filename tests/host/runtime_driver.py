@@ -5,7 +5,8 @@
 #
 #   micropython runtime_driver.py play SEED STEPS   resume if recovered, play
 #   micropython runtime_driver.py check              boot, report, exit
-#   micropython runtime_driver.py memory STEPS       a game with challenges, heap figures
+#   micropython runtime_driver.py memory STEPS       a game with challenges, ended, its
+#                                                    scores typed; heap figures
 #   micropython runtime_driver.py gcpause STEPS      the same game, the display task's
 #                                                    collections timed (bench/bench_gc.py):
 #                                                    "C host_us at quiet_ms" for each
@@ -180,10 +181,12 @@ class Player:
 
         self._display = display_step(self.dev)
 
-    def press(self, index):
+    def press(self, index, hold_ms=40):
+        """Button `index` down for `hold_ms` (a press held long: the pause switch's
+        end-of-game question), then up."""
         self.presses.append(self.clock.ticks_ms())
         machine.sim_press(PINS[index])
-        self.advance(4)
+        self.advance(hold_ms // 10)
         machine.sim_release(PINS[index])
         self.advance(4)
 
@@ -318,6 +321,53 @@ class Challenger(Player):
         return verdict
 
 
+# The scores from the score sheets once the game is over (terminal.scores), as the players
+# type them on the keypad: left types 4129, deletes the 9 (*), ends with #; the opponent
+# disputes it (*), left corrects it to 413 and the opponent confirms (C); right types 380,
+# confirmed.
+SCORE_KEYS = (("4129*#", "*"), ("*3#", "C"), ("380#", "C"))
+SHEET = (413, 380)
+
+
+def finish_and_score(p, sample):
+    """The players end the game as the firmware lets them, then type their scores: the
+    player on turn, having made the last move, holds the pause switch (2 s: "game
+    over?") and answers # (the end phase, TSO 5.1b); the opponent accepts the final play
+    (C, then # to "game over?"): the game is over.  The terminal asks for the scores at
+    once; SCORE_KEYS types them with a correction and a dispute, both confirmed, and the
+    result screen shows them.  The keys go through the key matrix, as in a challenge;
+    sample() after the game's end and after each step of the entry."""
+    from app.device import FINISH_HOLD_MS
+    from clock.engine import PHASE_ENDING, PHASE_OVER
+
+    dev = p.dev
+    e = dev.engine
+    flow = dev.flow
+    assert e.on_turn >= 0 and not e.paused, (e.on_turn, e.paused)
+    p.advance(200)                          # the last move
+    p.press(2, FINISH_HOLD_MS + 100)        # the pause switch, held
+    assert flow.prompting(), flow.screen().text()
+    p.key("#")                              # that was the last move
+    assert e.phase == PHASE_ENDING, e.phase
+    p.advance(100)
+    p.key("C")                              # the opponent accepts the final play...
+    p.key("#")                              # ...and so ends the game
+    assert e.phase == PHASE_OVER, e.phase
+    p.advance(10)
+    sample()
+    for typed, answer in SCORE_KEYS:
+        assert flow.active(), flow.screen().text()      # the score entry, asked at once
+        for ch in typed:
+            p.key(ch)
+        sample()
+        p.key(answer)                       # the opponent's check
+        sample()
+    assert flow.sheet_scores() == list(SHEET), (flow.sheet_scores(), flow.screen().text())
+    p.advance(20)
+    assert not flow.active() and "%4d %4d" % SHEET in flow.screen().text(), \
+        flow.screen().text()
+
+
 def run_tasks(dev, clock, ms, sample, server=None):
     """The asyncio tasks of app.tasks (tick, keypad, display, battery, watchdog, and the
     link's `server` task) for `ms` of real time, the manual clock keeping pace, with a
@@ -347,9 +397,11 @@ def run_tasks(dev, clock, ms, sample, server=None):
 
 def memory(steps, timed_display=False):
     """A game on the full firmware: presses, pauses, challenges typed on the keypad and
-    judged by the device's word list, then the asyncio tasks for a while.  Prints the
+    judged by the device's word list, the game ended by the players and its scores typed
+    and confirmed ("R left right"), then the asyncio tasks for a while.  Prints the
     live heap (after gc.collect) of the fakes with the simulated panels wired, after
-    start-up, and its peak sampled every 50 steps and after each challenge:
+    start-up, and its peak sampled every 50 steps, after each challenge and at each step
+    of the score entry:
     "M peak_bytes heap_total challenges words acceptable fakes_bytes boot_bytes
     raw_peak_bytes origin"; raw_peak_bytes: the highest gc.mem_alloc() seen before
     collecting (garbage included).  Then "H heap_bytes areas" (the heap as it has grown)
@@ -367,11 +419,13 @@ def memory(steps, timed_display=False):
     flow = dev.flow
     print("L %s" % ("none" if flow is None or flow.lexicon is None else flow.list_id()))
     booted = _live(raw)
-    peak = [booted]
+    peak = [booted, 0]                  # the game's peak, the peak since the game's end
 
     def sample():
         if not timed_display:           # gcpause: only the firmware's own collections
-            peak[0] = max(peak[0], _live(raw))
+            live = _live(raw)
+            peak[0] = max(peak[0], live)
+            peak[1] = max(peak[1], live)
 
     p = Challenger(dev, clock)
     if timed_display:
@@ -396,6 +450,13 @@ def memory(steps, timed_display=False):
             challenges += 1
             words += len(play)
             sample()
+    if flow is not None:
+        peak[1] = 0
+        finish_and_score(p, sample)
+        sample()
+        # the scores confirmed, and the live heap's peak from the game's end to the
+        # result screen (sampled every 50 steps and at each step of the entry)
+        print("R %d %d %d" % (tuple(flow.sheet_scores()) + (peak[1],)))
     run_tasks(dev, clock, 2000, sample, server)
     raw[0] = max(raw[0], gc.mem_alloc())
     print("M %d %d %d %d %d %d %d %d %s" % (peak[0], gc.mem_alloc() + gc.mem_free(), challenges,

@@ -1,8 +1,9 @@
 """An organiser's round with clockctl against two simulated clocks running the real
 firmware (their USB ports are pseudo-terminals): tables numbered, the same list and
-settings on every clock, a game played through a challenge to its end, the results of
-the round as one CSV, the logs named by table and round, and the fresh games for the next
-round (refused while a game runs).  docs/first-tournament.md walks the same steps."""
+settings on every clock, a game played through a challenge to its end, its scores typed
+and confirmed on the clock's keypad, the results of the round as one CSV and as tsh's score
+entry with the players named by the pairings file, the logs named by table and round, and
+the fresh games for the next round (refused while a game runs).  docs/first-tournament.md walks the same steps."""
 
 from __future__ import annotations
 
@@ -111,15 +112,38 @@ def test_a_round_run_with_clockctl(clocks, tmp_path):
     assert "1 of 2 devices succeeded" in r.stdout
     a.wait_for(terminal_shows("ENDE"), what="the end of the game")
 
-    # the round's results: one CSV, spreadsheet-ready
+    # the scores from the sheets, on the keypad: left types, right confirms (C), a typo
+    # disputed (*) and typed again; then right's, confirmed by left
+    a.wait_for(terminal_shows("Punkte links:"), what="the left score asked for")
+    keys(a, "413#")
+    a.wait_for(terminal_shows("Gegner pr"), what="the opponent's check of left's score")
+    keys(a, "**2#C")
+    a.wait_for(terminal_shows("Punkte rechts:"), what="the right score asked for")
+    keys(a, "380#C")
+    # (the figures stand right-aligned, off the 8-pixel cells panel_lines reads: the
+    # firmware's test reads them, tests/firmware/test_terminal_scores.py)
+    state = a.wait_for(terminal_shows("Summe"), what="the result with the scores")
+    lines = panel_lines(state["panels"]["terminal"])
+    assert [line[:5] for line in lines[1:5]] == ["Bogen", "Zeit ", "Anf. ", "Summe"], lines
+
+    # the round's results: one CSV, spreadsheet-ready, and tsh's score entry, the players
+    # named by the round's pairings
+    pairings = tmp_path / "pairings.csv"
+    pairings.write_text("round,table,player1,player2,number1,number2\n"
+                        "1,12,Anna Schmidt,Jürgen Weiß,3,7\n1,13,Ola Nordmann,Kari Holm,1,2\n",
+                        encoding="utf-8")
     out = tmp_path / "round1.csv"
-    r = clockctl("results", "--round", "1", "--out", str(out), *every)
+    r = clockctl("results", "--pairings", str(pairings), "--out", str(out), *every)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "1 finished game" in r.stdout
+    assert "1 finished game" in r.stdout and "round1-tsh.txt: tsh score entry for 1" in r.stdout
+    assert (tmp_path / "round1-tsh.txt").read_text(encoding="utf-8") == "a 1 a\n3 412 7 360\n\n"
     text = out.read_bytes().decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 1
     game = rows[0]
+    assert game["left_player"] == "Anna Schmidt" and game["right_player"] == "Jürgen Weiß"
+    assert (game["left_score"], game["right_score"]) == ("412", "380")
+    assert (game["left_final"], game["right_final"]) == ("412", "360")
     assert game["round"] == "1" and game["table"] == "12" and game["preset"] == "custom"
     assert game["forfeit"] == "right" and game["forfeit_reason"] == "overtime"
     assert game["right_challenge_penalty"] == "10" and game["left_challenge_penalty"] == "0"

@@ -16,6 +16,8 @@ def test_random_presses_in_every_phase_never_strand_the_clock(tmp_path):
     assert figures["presses"] >= PRESSES
     assert figures["bursts_by_phase"].get("referee-decides", 0) >= 3
     assert len(figures["bursts_by_phase"]) >= 10, figures
+    # the score entry after a game, both its steps
+    assert {"score", "score-confirm"} <= set(figures["bursts_by_phase"]), figures
 
 
 STORAGE_PRESSES = 300

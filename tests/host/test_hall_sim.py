@@ -2,8 +2,8 @@
 clocks (the real firmware under MicroPython, network.WLAN faked, real sockets) are live
 tables in /tables.json within 10 s, through the hall's embedded broker and through a real
 Mosquitto; played through the simulator's API, a press reaches the table; a game finished
-while its clock's Wi-Fi is gone reaches the hall once the Wi-Fi is back; the referee key
-raises the alert."""
+while its clock's Wi-Fi is gone reaches the hall once the Wi-Fi is back, and again with the
+scores once they are typed and confirmed at its keypad; the referee key raises the alert."""
 
 import json
 import time
@@ -60,6 +60,18 @@ def _scenario(tmp_path, hall, broker):
         record = json.loads(results.splitlines()[0])
         assert record["message"]["table"] == "2" and record["message"]["game"] == 1
         assert record["message"]["score"] is None      # no scores entered at the keypad yet
+        # the scores typed and confirmed at the keypad: the same game again, with them
+        wait_for(lambda: clocks.shows(2, "Score left:"), "table 2 asking for the scores")
+        clocks.type_keys(2, "412#C380#C")
+        results = wait_for(lambda: '"score": [412, 380]' in (tmp_path / "hall" /
+                                                              "results.jsonl").read_text()
+                           and (tmp_path / "hall" / "results.jsonl").read_text(),
+                           "the result with the scores")
+        record = json.loads(results.splitlines()[-1])
+        assert record["message"]["game"] == 1 and record["message"]["score"] == [412, 380]
+        msg = record["message"]
+        assert msg["final"] == [412 - msg["penalty"][0] - msg["chal_penalty"][0],
+                                380 - msg["penalty"][1] - msg["chal_penalty"][1]]
         assert hall.alerts() == []                     # nothing forged, nothing replayed
     finally:
         err = clocks.stop()

@@ -14,7 +14,7 @@ import pytest
 
 from tests import shared
 from tests.host import runtime_proc
-from tests.host.memory_game import polish_image
+from tests.host.memory_game import polish_image, polish_sample
 from wordlist_packer.image import Image
 
 REPO = runtime_proc.REPO
@@ -87,7 +87,7 @@ def test_opening_the_polish_list_reads_the_header_and_resident_pages(tmp_path):
     env = dict(os.environ, TILECLOCK_DEVICE_DIR=str(device), MICROPYPATH=os.pathsep.join(
         [str(REPO / "firmware"), str(REPO / "host_tools" / "fakes")]))
     img = Image(data)
-    words = img.word_list()[::10007]
+    words = polish_sample(10007)
     (device / "words.txt").write_text("\n".join(words), encoding="utf-8")
     proc = subprocess.run([str(shared.micropython(32)), str(script)], cwd=device, env=env,
                           capture_output=True, text=True, timeout=600)
