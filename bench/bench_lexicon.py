@@ -13,8 +13,8 @@ for every list of ../shared/wordlists and stops (so does `--cold-only`).
 Under CPython it builds the image with the packer if it is missing (into build/,
 which git ignores), draws the queries (half words of the list, half one-tile
 edits of words, most of them non-words) and runs itself in `micropython`, which
-measures: lookups per second (the answers are checked against the packer's
-reader), flash page reads per lookup (mean and worst, cache of 4 KB), the reader's
+measures: lookups per second (the fastest of 5 passes over the queries; the answers
+are checked against the packer's reader), flash page reads per lookup (mean and worst, cache of 4 KB), the reader's
 RAM besides its cache (gc.mem_alloc), and opening: the full check that runs once when
 an image is installed, and the open of every start (header only, the recorded digest).
 """
@@ -22,6 +22,7 @@ an image is installed, and the open of every start (header only, the recorded di
 import sys
 
 MICROPYTHON = sys.implementation.name == "micropython"
+SPEED_PASSES = 5
 
 
 def measure(image, queries_path, cache_bytes, expected_path):
@@ -75,10 +76,14 @@ def measure(image, queries_path, cache_bytes, expected_path):
     wrong = sum(1 for i in range(len(queries)) if answers[i] != expected[i])
     gc.collect()
     lookup = lex.lookup
-    start = time.ticks_us()
-    for q in queries:                      # pass 2: speed
-        lookup(q)
-    us = time.ticks_diff(time.ticks_us(), start)
+    us = 0
+    for _ in range(SPEED_PASSES):          # pass 2: speed, the fastest of a few (a
+        start = time.ticks_us()            # busy host slows some)
+        for q in queries:
+            lookup(q)
+        t = time.ticks_diff(time.ticks_us(), start)
+        if not us or t < us:
+            us = t
     print("image            %s (%d words, %d bytes body)" % (image, lex.word_count, lex.body_len))
     print("cache            %d B (%d slots: a page of %d B, its check, 12 B of the next)" % (
         cache, len(lex._bufs), lex.page_size))
@@ -89,7 +94,8 @@ def measure(image, queries_path, cache_bytes, expected_path):
           % (full_reads, full_us / 1000))
     print("lookups          %d (%d valid), %d wrong answers" % (
         len(queries), sum(1 for a in answers if a == 1), wrong))
-    print("lookups/s        %d (target >= 5000)" % (len(queries) * 1000000 // us))
+    print("lookups/s        %d (target >= 5000; the fastest of %d passes)"
+          % (len(queries) * 1000000 // us, SPEED_PASSES))
     print("block reads      %.2f per lookup, worst %d (warm: the queries one after another; "
           "cold figures above)" % (reads / len(queries), worst))
     if wrong:

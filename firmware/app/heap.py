@@ -11,13 +11,13 @@ from micropython import const
 _CACHE_LARGE = const(4096)
 _CACHE_SMALL = const(1088)
 # RAM for the pages the list's header names resident (the ones most lookups read, kept
-# from opening on; a slot of 272 B each): all 32 where the heap is large, which bounds a
-# cold Polish lookup to 16 flash reads (mean 4.9; without them 27 and 10.8).  The lean
-# target keeps none: its game with 300 extra names needs 79 KB of the 80 KB without
-# them, 80 KB with 2 or 4 (bench/bench_memory.py --target wroom --extra-names 300; the
-# reads they would save: bench/bench_lexicon.py --cache 1088 --resident K).
-_RESIDENT_LARGE = const(32 * 272)
-_RESIDENT_SMALL = const(0)
+# from opening on; a slot of 272 B each): all 32 on either board, which bounds a cold
+# Polish lookup to 16 flash reads (mean 4.9; without them 26 and 10.4 with the lean
+# target's 4 slots: bench/bench_lexicon.py --cache 1088 --resident 0).  The lean target's
+# game holds them within its budget: firmware peak 58.6 KB of 60 KB, the game with 300
+# extra names in 80 KB beside the fakes (bench/bench_memory.py --target wroom
+# --extra-names 300; tests/host/test_memory_wroom.py).
+_RESIDENT = const(32 * 272)
 _LARGE_HEAP = const(512 * 1024)
 
 
@@ -38,4 +38,4 @@ def cache_bytes():
 
 
 def resident_bytes():
-    return _RESIDENT_LARGE if large_heap() else _RESIDENT_SMALL
+    return _RESIDENT

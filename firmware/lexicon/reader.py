@@ -112,8 +112,9 @@ class Lexicon:
             self.drop_cache()
 
     def drop_cache(self):
-        """Forget the pages in the cache (after the full check: its pages are not the
-        ones lookups read again)."""
+        """Forget the pages in the cache and the page in hand (after the full check: its
+        pages are not the ones lookups read again): the cache as opening leaves it, from
+        which the next lookup is a cold one."""
         for i in range(len(self._tags)):
             self._tags[i] = -1
             self._stamps[i] = 0
@@ -257,19 +258,25 @@ class Lexicon:
         `state` the previous tile's context (0 at the start of a node, else that tile
         + 1): out[0] becomes its tile (the tile count for a jump), out[1] its flags
         (FINAL 1, LAST 2, kind above), out[2] its target's bit (-1: the sink).  Returns
-        the bit after the arc.  With want >= 0 (a lookup's tile) the arcs of lower
-        tiles before the node's LAST are passed by, and the arc decoded is the first
-        jump, arc of tile `want` or above, or LAST arc; its target is read only for a
-        jump or the tile `want`.  The one decoder of arcs: lookup() and the full check
-        (lexicon/check.py) use it.  `out`: an array("i") of 3; allocates nothing."""
+        the bit after the arc.  With want >= 0 (a lookup's tile) the node at `pos` is
+        searched for the arc of tile `want`, its jumps followed, and out[0] == want if
+        it has one (out[1], out[2] that arc's): the arcs of other tiles are passed by
+        without their pointers, in one call (a call costs a heap frame in MicroPython).
+        The one decoder of arcs: lookup() and the full check (lexicon/check.py) use it.
+        `out`: an array("i") of 3; allocates nothing."""
         c1, y1, s1, lim2, off2, sym2, j2, groups, page, pshift, bits, ntiles, align = self._t
+        buf = self._buf                     # the page in hand, in locals (see _byte)
+        base = self._base
+        jump = -1                           # want >= 0: the node's jump, if it has one
+        jumps = 0
         while True:
             if pos >= bits:
                 raise self._fail("arc outside the body")
-            o = (pos >> 3) - self._base
+            o = (pos >> 3) - base
             if o < 0 or o >= page:
                 o = self._byte(pos >> 3)
-            buf = self._buf                 # the arc is whole in the slot (section 5)
+                buf = self._buf             # the arc is whole in the slot (section 5)
+                base = self._base
             # S1: the tile, or a jump, in the context of the previous tile
             v = buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]
             r = 9 - (pos & 7)               # v holds 15 + r bits from pos on
@@ -293,7 +300,7 @@ class Lexicon:
             if length <= r:
                 w = (v >> (r - length)) & 0x7FFF
             else:
-                o = (pos >> 3) - self._base
+                o = (pos >> 3) - base
                 w = ((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2]) >> (9 - (pos & 7))) & 0x7FFF
             j = j2
             while w >= lim2[j]:
@@ -303,66 +310,76 @@ class Lexicon:
             flags = sym2[x]
             width = sym2[x + 1]
             if sym == ntiles:
-                if state:
+                if state or (want >= 0 and (jump >= 0 or (flags >> 2) < K_REL)):
                     raise self._fail("misplaced jump")
-                break
-            if want < 0 or sym == want:
-                break
-            if width:                       # the pointer passed by
-                if width == LOOSE:
-                    o = (pos >> 3) - self._base
+            elif want >= 0 and sym != want:
+                if width:                   # the pointer passed by
+                    if width == LOOSE:
+                        o = (pos >> 3) - base
+                        nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
+                        if nb > LOOSE_MAX:
+                            raise self._fail("pointer too wide")
+                        pos += LOOSE_BITS + nb
+                    else:
+                        pos += width - 1
+                if sym < want and not flags & 2:
+                    state = sym + 1
+                    continue
+                # passed the tile, or the LAST arc: on in the node jumped to, if any
+                if jump < 0:
+                    out[0] = sym
+                    out[1] = flags
+                    return pos
+                jumps += 1
+                if jumps > MAX_JUMPS:
+                    raise self._fail("too many jumps")
+                pos = jump
+                jump = -1
+                state = 0
+                continue
+            kind = flags >> 2
+            if kind == K_SINK:
+                target = -1
+            elif kind == K_NEXT:
+                target = pos
+            else:
+                # the pointer: width - 1 bits below an implicit leading 1
+                nb = width - 1
+                value = 1
+                if width == LOOSE:          # rare: a padded pointer gives its width
+                    o = (pos >> 3) - base
                     nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
                     if nb > LOOSE_MAX:
                         raise self._fail("pointer too wide")
-                    pos += LOOSE_BITS + nb
+                    pos += LOOSE_BITS
+                    value = 0
+                while nb > 0:
+                    take = 16 if nb > 16 else nb
+                    o = (pos >> 3) - base
+                    value = (value << take) | (((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
+                                                >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
+                    pos += take
+                    nb -= take
+                if width != LOOSE:
+                    value -= 1
+                if kind == K_REL:
+                    target = pos + value
+                elif kind == K_GROUP:
+                    g = groups[sym] if sym <= ntiles else NO_GROUP
+                    if g == NO_GROUP:
+                        raise self._fail("pointer into a missing group")
+                    target = (g + value) << align
                 else:
-                    pos += width - 1
-            if sym > want or flags & 2:
-                out[0] = sym
-                out[1] = flags
-                return pos
-            state = sym + 1
-        out[0] = sym
-        out[1] = flags
-        kind = flags >> 2
-        if kind == K_SINK:
-            out[2] = -1
+                    target = value << align
+                if target >= bits:
+                    raise self._fail("address outside the body")
+            if want >= 0 and sym == ntiles:
+                jump = target               # the node's own arcs first, then the jump's
+                continue
+            out[0] = sym
+            out[1] = flags
+            out[2] = target
             return pos
-        if kind == K_NEXT:
-            out[2] = pos
-            return pos
-        # the pointer: width - 1 bits below an implicit leading 1
-        nb = width - 1
-        value = 1
-        if width == LOOSE:              # rare: a padded pointer gives its width
-            o = (pos >> 3) - self._base
-            nb = ((buf[o] << 8 | buf[o + 1]) >> (10 - (pos & 7))) & 63
-            if nb > LOOSE_MAX:
-                raise self._fail("pointer too wide")
-            pos += LOOSE_BITS
-            value = 0
-        while nb > 0:
-            take = 16 if nb > 16 else nb
-            o = (pos >> 3) - self._base
-            value = (value << take) | (((buf[o] << 16 | buf[o + 1] << 8 | buf[o + 2])
-                                        >> (24 - (pos & 7) - take)) & ((1 << take) - 1))
-            pos += take
-            nb -= take
-        if width != LOOSE:
-            value -= 1
-        if kind == K_REL:
-            target = pos + value
-        elif kind == K_GROUP:
-            g = groups[sym] if sym <= ntiles else NO_GROUP
-            if g == NO_GROUP:
-                raise self._fail("pointer into a missing group")
-            target = (g + value) << align
-        else:
-            target = value << align
-        if target >= bits:
-            raise self._fail("address outside the body")
-        out[2] = target
-        return pos
 
     def entry(self, t, u):
         """The two-tile table's entry for tiles t, u (docs/wordlist-format.md, section
@@ -391,7 +408,6 @@ class Lexicon:
             return TOO_LONG
         if n < self.shortest:
             return INVALID
-        jump_sym = self._t[11]          # a jump's symbol: the tile count
         arc = self._arc
         final = 0
         node = self.root
@@ -408,30 +424,11 @@ class Lexicon:
             t = word[k]
             if node < 0:
                 return INVALID          # the sink: nothing follows
-            pos = node
-            jump = -1
-            jumps = 0
-            while True:
-                pos = self.arc(pos, 0, arc, t)     # the arcs of lower tiles passed by
-                sym = arc[0]
-                flags = arc[1]
-                if sym == jump_sym:
-                    if jump >= 0 or (flags >> 2) < K_REL:
-                        raise self._fail("misplaced jump")
-                    jump = arc[2]
-                    continue
-                if sym == t:
-                    final = flags & 1
-                    node = arc[2]
-                    break
-                # passed the tile, or the LAST arc: on in the node jumped to, if any
-                if jump < 0:
-                    return INVALID
-                jumps += 1
-                if jumps > MAX_JUMPS:
-                    raise self._fail("too many jumps")
-                pos = jump
-                jump = -1
+            self.arc(node, 0, arc, t)   # the node's arc of tile t, its jumps followed
+            if arc[0] != t:
+                return INVALID
+            final = arc[1] & 1
+            node = arc[2]
             k += 1
         return VALID if final else INVALID
 
