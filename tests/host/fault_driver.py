@@ -608,9 +608,14 @@ def mash(seed, presses):
     rig = Rig(seed)
     done = 0
     burst = 0
+    turn = 0
     while done < presses:
         # every phase in turn (every fifth burst on the referee decides screen)
-        target = "referee-decides" if burst % 5 == 4 else PHASES[burst % len(PHASES)]
+        if burst % 5 == 4:
+            target = "referee-decides"
+        else:
+            target = PHASES[turn % len(PHASES)]
+            turn += 1
         if not rig.steer(target) and target == "referee-decides":
             raise AssertionError("the referee decides screen was not reached")
         phase = phase_name(rig)
