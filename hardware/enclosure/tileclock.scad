@@ -487,7 +487,7 @@ module body_part(which) {
                 }
                 joint_bosses(side, side, false);
                 joint_pins_at(side, pin_d, pin_len);
-                panel_channel(side);
+                intersection() { panel_channel(side); part_slab(which); }
             }
         }
         cutouts();
