@@ -1,4 +1,4 @@
-// tileclock enclosure: parametric, closed, printable in six parts on a 220 x 220 mm bed
+// tileclock enclosure: parametric, closed, printable in eight parts on a 220 x 220 mm bed
 // (PETG or PLA, 0.2 mm layers, 3 perimeters, 20 % infill). All sizes in mm.
 //
 // Coordinates: x runs between the two players (left player at -x, right player at +x),
@@ -22,13 +22,15 @@
 //   "centre"  standing on its left cut face (x = -split_x on the bed),
 //   "left"    standing on its end wall (x = -length / 2 on the bed),
 //   "right"   standing on its end wall (x = +length / 2 on the bed),
+//   "panel_left" | "panel_right"  the display panels, face down (the display face's plane on the bed),
 //   "bottom_left" | "bottom_centre" | "bottom_right"  flat, as modelled (z = 0 on the bed).
 // So every wall stands, the decks, ridge and lectern stand as walls, the display faces
 // lean at 45 degrees. The slicer supports a flat ceiling even 3 mm wide in a thin wall, so
 // what would hang in the air ends in a point towards the print's up: round holes on their
 // side are teardrops, rectangular openings are pointed, ribs, posts, webs and bosses slope
-// at 40 degrees; the seats closed by a skin are bridged all round. The slicer still supports
-// the holes of the end parts' display faces (a wall leaning 45 degrees over the outside).
+// at 40 degrees; the seats closed by a skin are bridged all round. The slicer supports any
+// hole in the end parts' display faces (a wall leaning 45 degrees over the outside): the
+// display and turn LED sit in a separate display panel that prints flat (panel()).
 // `part` selects what to render: those eight, "bottoms" (the three plates) or "assembly".
 // hardware/enclosure/render.py renders every part.
 // The table in hardware/README.md ("Enclosure") lists the main parameters; tests render
