@@ -580,6 +580,7 @@ module panel(side) {
     x0 = panel_lo + fit;
     y0 = panel_front + fit;
     difference() {
+        union() {
         intersection() {
             union() {
                 on_panel_face(side) {
@@ -610,20 +611,49 @@ module panel(side) {
                             }
                         }
                     }
-                    on_panel_face(side) translate([-display_pcb_h / 2 - fit, -display_pcb_w / 2 - fit, -60])
-                        cube([display_pcb_h + 2 * fit, display_pcb_w + 2 * fit, 60 - wall]);
+                    on_panel_face(side) board_pocket();
                 }
             }
             solid(0);
-            // from 0.3 mm short of the cut to the deck
-            translate([side > 0 ? split_x + fit : -wedge_foot_x - 1, -width, -1])
-                cube([wedge_foot_x + 1 - split_x - fit, 2 * width, ridge_height + 60]);
+            panel_slab(side);
+        }
+        // the board's corner reaches 0.5 mm past the ramp's face: a cap over it
+        intersection() {
+            on_panel_face(side) difference() {
+                translate([display_pcb_h / 2 + fit - 4, -display_pcb_w / 2 - fit - 1.2, -wall - standoff_h - 1.6 - fit - 1.5])
+                    cube([5.2, 5.2, wall + standoff_h + 1.6 + fit + 1.5]);   // from the face's plane (the bed)
+                board_pocket();
+            }
+            panel_slab(side);
+        }
         }
         on_panel_face(side) {
             cube([display_window_h, display_window_w, 20], center = true);
-            display_screw_positions() cylinder(d = 2.2, h = 20, center = true, $fn = 12);
+            // (through the plate and the standoffs only: the ramp's share is above one of them)
+            display_screw_positions() translate([0, 0, -wall - standoff_h - 1]) cylinder(d = 2.2, h = 20, $fn = 12);
             translate([0, display_pcb_w / 2 + 8, 0]) cylinder(d = led_hole, h = 20, center = true, $fn = 20);
         }
+    }
+}
+
+// from 0.3 mm short of the cut to the deck
+module panel_slab(side) {
+    translate([side > 0 ? split_x + fit : -wedge_foot_x - 1, -width, -1])
+        cube([wedge_foot_x + 1 - split_x - fit, 2 * width, ridge_height + 60]);
+}
+
+// room for a player's display board (0.3 mm round it) behind the panel, up to its back and,
+// from the edges of its corner towards the rear and the deck, at 45 degrees deeper (the
+// panel's print is face down: the roof over the room rises at 45 degrees from its walls)
+module board_pocket() {
+    x1 = display_pcb_h / 2 + fit;           // the edge towards the cut
+    y1 = -display_pcb_w / 2 - fit;          // the front edge
+    back = wall + standoff_h + 1.6 + fit;
+    intersection() {
+        translate([-x1, y1, -60]) cube([2 * x1, display_pcb_w + 2 * fit, 60 - wall]);
+        // depth <= back + (x1 - x) and depth <= back + (y - y1)
+        translate([x1, 0, -back]) rotate([0, -45, 0]) translate([-200, -200, 0]) cube([400, 400, 400]);
+        translate([0, y1, -back]) rotate([-45, 0, 0]) translate([-200, -200, 0]) cube([400, 400, 400]);
     }
 }
 

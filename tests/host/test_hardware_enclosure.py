@@ -304,6 +304,35 @@ def test_lectern_is_closed_along_its_edges(parts):
                 assert blocked(ramp, ((x, y, z), (side * (P["split_x"] + 20), y, z))), (part, y, above)
 
 
+def test_the_lectern_end_ramps_are_closed(parts):
+    """Where the lectern's end ramp meets a display face, the ramp's wall is the display
+    panel's (with a cap over the display board's corner, which reaches past the ramp's face):
+    a ray square to the ramp, anywhere on it above the lectern and below the face, meets a
+    printed part."""
+    la = math.atan2(P["ridge_height"] - P["deck_height"], P["lectern_run"])
+    k = P["split_x"] - P["width"] / 2 * math.sin(la) - P["deck_height"] * math.cos(la)
+    face_top = P["ridge_height"] + P["split_x"]
+    for side, part in ((-1, "left"), (1, "right")):
+        tris = parts[part] + parts["panel_" + part] + parts["centre"]
+        n = (-side, -math.sin(la), math.cos(la))          # out of the ramp, towards the lectern
+        r = math.sqrt(sum(c * c for c in n))
+        n = tuple(c / r for c in n)
+        checked = 0
+        for i in range(77):
+            y = -44 + 0.5 * i
+            for j in range(100):
+                z = 60 + 0.5 * j
+                x = side * (k - math.sin(la) * y + math.cos(la) * z)
+                lectern = P["deck_height"] + (y + P["width"] / 2) * math.tan(la)
+                if not (P["split_x"] + 0.2 < abs(x) and z < face_top - abs(x) - 0.3 and z > lectern + 0.3):
+                    continue
+                start = tuple((x, y, z)[c] + 3 * n[c] for c in range(3))
+                end = tuple((x, y, z)[c] - 4 * n[c] for c in range(3))
+                assert blocked(tris, (start, end)), ("a hole in the lectern's end", part, y, z)
+                checked += 1
+        assert checked > 200
+
+
 def test_the_lectern_check_finds_the_old_slot(tmp_path):
     """The model as it was (the cavity's lectern cut narrowed by the wall instead of widened)
     left a 2.5 mm slot along both lectern edges: the same check finds it there."""
