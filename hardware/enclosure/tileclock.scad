@@ -515,7 +515,7 @@ module body_part(which) {
 // and turn LED sit in a flat panel that prints face down (its holes and standoffs then
 // stand vertical). The panel fills the opening flush with the face, 0.3 mm clear of its
 // edges, so the display sits where it sat in the face. A rim behind the panel's edges,
-// widening at 40 degrees from the plate, slides in a channel behind the opening's edges
+// widening at 27 degrees from the plate, slides in a channel behind the opening's edges
 // (a web and a back rail, 0.3 mm clear); the panel goes in from the cut before the centre
 // part is joined, which then holds it: no screw.
 
@@ -585,7 +585,7 @@ module panel(side) {
             union() {
                 on_panel_face(side) {
                     translate([x0, y0, -wall]) cube([100, pw, wall]);
-                    // the rim, widening at 40 degrees from the plate's edge
+                    // the rim, widening at 27 degrees from the plate's edge
                     difference() {
                         hull() {
                             translate([x0, y0, -wall - eps]) cube([100, pw, eps]);
