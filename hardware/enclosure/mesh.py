@@ -12,13 +12,17 @@ import subprocess
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCAD = os.path.join(HERE, "tileclock.scad")
 BODY_PARTS = ("left", "centre", "right")
+PANEL_PARTS = ("panel_left", "panel_right")
 BOTTOM_PARTS = ("bottom_left", "bottom_centre", "bottom_right")
-PARTS = BODY_PARTS + BOTTOM_PARTS
+PARTS = BODY_PARTS + PANEL_PARTS + BOTTOM_PARTS
 BED = (220.0, 220.0, 250.0)     # printer build volume, x y z
 # How each part lies on the bed (tileclock.scad, top): the direction that points up.
 PRINT_UP = {"left": (1.0, 0.0, 0.0),            # standing on its end wall
             "centre": (1.0, 0.0, 0.0),          # standing on its left cut face
             "right": (-1.0, 0.0, 0.0),          # standing on its end wall
+            # face down: the display face's inward normal up
+            "panel_left": (math.sqrt(0.5), 0.0, -math.sqrt(0.5)),
+            "panel_right": (-math.sqrt(0.5), 0.0, -math.sqrt(0.5)),
             "bottom_left": (0.0, 0.0, 1.0), "bottom_centre": (0.0, 0.0, 1.0),
             "bottom_right": (0.0, 0.0, 1.0)}    # flat
 
@@ -112,13 +116,16 @@ def bounds(tris):
 
 def fits_bed(tris, bed=BED, up=None):
     """True if the part fits the build volume: lying on one of its bounding faces, or, with
-    `up` (an axis), printed with that axis up."""
+    `up` (any direction), printed with `up` up (its extent in print_frame(up))."""
     lo, hi = bounds(tris)
     if up is not None:
-        axis = [abs(c) for c in up].index(max(abs(c) for c in up))
-        height = hi[axis] - lo[axis]
-        flat = sorted(hi[i] - lo[i] for i in range(3) if i != axis)
-        return height <= bed[2] and flat[0] <= min(bed[:2]) and flat[1] <= max(bed[:2])
+        e1, e2, upv = print_frame(up)
+        ext = []
+        for axis in (e1, e2, upv):
+            d = [_dot(v, axis) for t in tris for v in t]
+            ext.append(max(d) - min(d))
+        flat = sorted(ext[:2])
+        return ext[2] <= bed[2] and flat[0] <= min(bed[:2]) and flat[1] <= max(bed[:2])
     size = sorted(hi[i] - lo[i] for i in range(3))
     return size[0] <= bed[2] and size[1] <= min(bed[:2]) and size[2] <= max(bed[:2])
 
@@ -164,6 +171,24 @@ def segment_hits(tris, p, q):
         if 0 <= t <= 1:
             hits.append(t)
     return sorted(hits)
+
+
+def overlaps(a, b, limit=5):
+    """Where two closed meshes meet: an edge of one that crosses a face of the other, or a
+    vertex of one inside the other (at most `limit` such places). [] if the solids are
+    apart (parts that touch face to face count as meeting)."""
+    found = []
+    for one, other in ((a, b), (b, a)):
+        lo, hi = bounds(other)
+        for t in one:
+            for p, q in ((t[0], t[1]), (t[1], t[2]), (t[2], t[0])):
+                if any(max(p[i], q[i]) < lo[i] or min(p[i], q[i]) > hi[i] for i in range(3)):
+                    continue
+                if segment_hits(other, p, q) or inside(other, p):
+                    found.append((p, q))
+                    if len(found) >= limit:
+                        return found
+    return found
 
 
 def inside(tris, point, direction=(0.5773, 0.5774, 0.5775), reach=2000.0):

@@ -31,6 +31,7 @@ VIEW_LIST = {
     "assembly_rear": ("assembly", "0,0,40,60,0,150,900"),
     "centre_inside": ("centre", "0,0,50,130,0,20,520"),
     "right_inside": ("right", "135,0,50,130,0,300,450"),
+    "right_panel": ("panel_right", "100,6,85,130,0,240,260"),
     "bottom_plates": ("bottoms", "0,0,0,40,0,20,800"),
 }
 COLUMNS = ["part", "volume_cm3", "petg_g", "size_x_mm", "size_y_mm", "size_z_mm", "triangles"]

@@ -1,4 +1,4 @@
-// tileclock enclosure: parametric, closed, printable in six parts on a 220 x 220 mm bed
+// tileclock enclosure: parametric, closed, printable in eight parts on a 220 x 220 mm bed
 // (PETG or PLA, 0.2 mm layers, 3 perimeters, 20 % infill). All sizes in mm.
 //
 // Coordinates: x runs between the two players (left player at -x, right player at +x),
@@ -22,14 +22,16 @@
 //   "centre"  standing on its left cut face (x = -split_x on the bed),
 //   "left"    standing on its end wall (x = -length / 2 on the bed),
 //   "right"   standing on its end wall (x = +length / 2 on the bed),
+//   "panel_left" | "panel_right"  the display panels, face down (the display face's plane on the bed),
 //   "bottom_left" | "bottom_centre" | "bottom_right"  flat, as modelled (z = 0 on the bed).
 // So every wall stands, the decks, ridge and lectern stand as walls, the display faces
 // lean at 45 degrees. The slicer supports a flat ceiling even 3 mm wide in a thin wall, so
 // what would hang in the air ends in a point towards the print's up: round holes on their
 // side are teardrops, rectangular openings are pointed, ribs, posts, webs and bosses slope
-// at 40 degrees; the seats closed by a skin are bridged all round. The slicer still supports
-// the holes of the end parts' display faces (a wall leaning 45 degrees over the outside).
-// `part` selects what to render: those six, "bottoms" (the three plates) or "assembly".
+// at 40 degrees; the seats closed by a skin are bridged all round. The slicer supports any
+// hole in the end parts' display faces (a wall leaning 45 degrees over the outside): the
+// display and turn LED sit in a separate display panel that prints flat (panel()).
+// `part` selects what to render: those eight, "bottoms" (the three plates) or "assembly".
 // hardware/enclosure/render.py renders every part.
 // The table in hardware/README.md ("Enclosure") lists the main parameters; tests render
 // every part with CGAL and check it (tests/host/test_hardware_enclosure.py).
@@ -84,6 +86,16 @@ keypad_tail_slot = 22;    // slot for its flat cable
 pause_y = 40;             // pause button position on the ridge (centre line x = 0)
 challenge_y = 8;          // challenge button, between pause and the lectern
 status_led_x = -30;       // status LED on the ridge, left of the pause button
+// the display panels: each end part's display face has an opening, open towards the cut,
+// that takes a flat panel carrying the player's display and turn LED (panel())
+panel_lo = -27;           // the opening's lower edge, along the slope from the face's centre
+                          // (the cut is at +31.8, the deck at -31.8)
+panel_front = -40;        // its front and rear edges (y)
+panel_rear = 53;
+panel_rim = 3.5;          // the panel's rim behind the face: width inwards from the plate's edge
+panel_rim_t = 2.2;        // its depth behind the plate; it slides in the end part's channel
+panel_rail = 2;           // the channel's web and back rail
+standoff_h = 3;           // the displays' standoffs
 rib_h = 8;                // ribs under the decks against the slam of a player
 rib_t = 2.5;
 
@@ -250,14 +262,7 @@ module cutouts() {
     // players' buttons, centred on their decks
     for (side = [-1, 1]) translate([side * (half + wedge_foot_x) / 2, 0, deck_height])
         teardrop(player_button_hole, 20, [-side, 0]);   // up: towards the cut; under the dome's bezel
-    for (side = [-1, 1]) {
-        // player's display window and screw holes; turn LED beside it
-        on_display_face(side) {
-            // the print's up in the face: towards the cut
-            display_cut(display_window_h, display_window_w, display_pcb_h, display_pcb_w, [-side, 0]);
-            translate([0, display_pcb_w / 2 + 8, 0]) cylinder(d = led_hole, h = 20, center = true, $fn = 20);
-        }
-    }
+    // (the players' displays and turn LEDs sit in the display panels: see panel())
     // pause (with the thinned panel), challenge and status LED on the ridge
     translate([0, pause_y, ridge_height]) teardrop(pause_button_hole, 20, [1, 0], teardrop_cap);
     translate([0, pause_y, ridge_height - pause_panel - 10]) teardrop(pause_button_hole + 12, 20, [1, 0], teardrop_cap);
@@ -298,7 +303,6 @@ module inner_features() {
     translate([-wedge_top_x, 0, 0]) rotate([90, 0, 90]) linear_extrude(2 * wedge_top_x)
         polygon([[li, ridge_height - wall / cos(lectern_angle) - 0.5 * tan(lectern_angle)],
                  [li, ridge_height - wall + 0.4], [lectern_top_y + 1.1, ridge_height - wall + 0.4]]);
-    for (side = [-1, 1]) on_display_face(side) display_standoffs(display_pcb_h, display_pcb_w, [side * 3, 0]);
     on_lectern(terminal_x) display_standoffs(display_pcb_w, display_pcb_h, [-4.5, 0]);
     // ribs under each deck: two across the table beside the button, two along it
     // under each deck: one rib across the table on the end wall's side of the button, its
@@ -478,12 +482,18 @@ module body_part(which) {
                 for (side = [-1, 1]) { flange(side, -1); joint_bosses(side, -side, true); }
             } else {
                 side = which == "left" ? -1 : 1;
-                flange(side, 1);
+                difference() {      // no flange across the display panel's way in
+                    flange(side, 1);
+                    on_panel_face(side) translate([panel_lo - panel_rim_x, panel_front - panel_rim_x, -30])
+                        cube([100, panel_rear - panel_front + 2 * panel_rim_x, 60]);
+                }
                 joint_bosses(side, side, false);
                 joint_pins_at(side, pin_d, pin_len);
+                intersection() { panel_channel(side); part_slab(which); }
             }
         }
         cutouts();
+        if (which != "centre") panel_cavity(which == "left" ? -1 : 1);
         if (which == "centre") {
             // it stands on its left cut: the right joint is at the top of the print
             for (side = [-1, 1]) {
@@ -496,6 +506,154 @@ module body_part(which) {
             joint_holes(side, side, true);
             joint_seats(side, side);
         }
+    }
+}
+
+// The display panels. An end part's display face leans 45 degrees over the outside in its
+// print, where the slicer supports any hole; so the face has one opening, open towards the
+// cut (its edges run down the slope: nothing starts in the air), and the player's display
+// and turn LED sit in a flat panel that prints face down (its holes and standoffs then
+// stand vertical). The panel fills the opening flush with the face, 0.3 mm clear of its
+// edges, so the display sits where it sat in the face. A rim behind the panel's edges,
+// widening at 27 degrees from the plate, slides in a channel behind the opening's edges
+// (a web and a back rail, 0.3 mm clear); the panel goes in from the cut before the centre
+// part is joined, which then holds it: no screw.
+
+panel_rim_x = panel_rim_t / 2;   // how far the rim reaches beyond the plate's edge (at 27 degrees:
+                                 // the slicer supports the lower edge's rim at 40)
+// where the lectern's end ramp meets the face (y < -10, from 18.6 mm up the slope at the
+// opening's front edge) the panel takes the ramp's wall too: the end part would have it
+// start in the air above the opening
+ramp_y = -8;              // the ramp's share ends here (y); it starts this far up the slope:
+ramp_u = 10;
+
+// on a display face with x along the slope towards the cut, y across, z out of the face
+module on_panel_face(side) {
+    on_display_face(side) mirror([side > 0 ? 1 : 0, 0, 0]) children();
+}
+
+// the display's four M2 holes (x along the slope, y across)
+module display_screw_positions() {
+    for (sx = [-1, 1], sy = [-1, 1])
+        translate([sx * (display_pcb_h / 2 - display_hole_inset), sy * (display_pcb_w / 2 - display_hole_inset), 0])
+            children();
+}
+
+// what the end part gives up for the panel: the opening, the rim's channel, the standoffs' way
+module panel_cavity(side) {
+    on_panel_face(side) {
+        translate([panel_lo, panel_front, -wall - eps]) cube([100, panel_rear - panel_front, 30]);
+        translate([panel_lo - panel_rim_x, panel_front - panel_rim_x, -(wall + panel_rim_t + fit)])
+            cube([100, panel_rear - panel_front + 2 * panel_rim_x, panel_rim_t + fit + eps]);
+        for (sy = [-1, 1])
+            translate([-(display_pcb_h / 2 - display_hole_inset) - 2.75 - fit,
+                       sy * (display_pcb_w / 2 - display_hole_inset) - 2.75 - fit, -(wall + standoff_h + fit)])
+                cube([100, 5.5 + 2 * fit, standoff_h + fit + eps]);
+        translate([ramp_u - fit, panel_front - panel_rim_x, -60]) cube([100, ramp_y + fit - panel_front + panel_rim_x, 60 - wall + eps]);
+    }
+}
+
+// the channel behind the opening's front, rear and lower edges: a web beyond the rim and a
+// back rail behind it (a wall parallel to the face: it prints as the face does)
+module panel_channel(side) {
+    d0 = wall - eps;
+    d1 = wall + panel_rim_t + fit;
+    d2 = d1 + panel_rail;
+    lo = panel_lo - panel_rim_x - panel_rail;
+    w = panel_rear - panel_front + 2 * (panel_rim_x + panel_rail);
+    intersection() {
+        on_panel_face(side) {
+            translate([lo, panel_rear + panel_rim_x, -d2]) cube([100, panel_rail, d2 - d0]);
+            translate([lo, panel_rear - 3, -d2]) cube([100, panel_rim_x + panel_rail + 3, panel_rail]);
+            // (the front one stops below the ramp's share, which slides past it)
+            translate([lo, panel_front - panel_rim_x - panel_rail, -d2]) cube([ramp_u - lo - 1, panel_rail, d2 - d0]);
+            translate([lo, panel_front - panel_rim_x - panel_rail, -d2]) cube([ramp_u - lo - 1, panel_rim_x + panel_rail + 3, panel_rail]);
+            translate([lo, panel_front - panel_rim_x - panel_rail, -d2]) cube([panel_rail, w, d2 - d0]);
+            translate([lo, panel_front - panel_rim_x - panel_rail, -d2]) cube([panel_rail + panel_rim_x + 3, w, panel_rail]);
+        }
+        solid(0);
+    }
+}
+
+module panel(side) {
+    pw = panel_rear - panel_front - 2 * fit;
+    x0 = panel_lo + fit;
+    y0 = panel_front + fit;
+    difference() {
+        union() {
+        intersection() {
+            union() {
+                on_panel_face(side) {
+                    translate([x0, y0, -wall]) cube([100, pw, wall]);
+                    // the rim, widening at 27 degrees from the plate's edge
+                    difference() {
+                        hull() {
+                            translate([x0, y0, -wall - eps]) cube([100, pw, eps]);
+                            translate([x0 - panel_rim_x, y0 - panel_rim_x, -wall - panel_rim_t])
+                                cube([100 + panel_rim_x, pw + 2 * panel_rim_x, eps]);
+                        }
+                        translate([x0 + panel_rim, y0 + panel_rim, -wall - panel_rim_t - 1])
+                            cube([100, pw - 2 * panel_rim, panel_rim_t + 1]);
+                    }
+                    display_screw_positions() translate([0, 0, -wall - standoff_h])
+                        cylinder(d = 5.5, h = standoff_h + eps, $fn = 16);
+                }
+                // the ramp's share: its wall, behind the plate and, beside it, behind the rim;
+                // clear of the display's board (its corner reaches the ramp)
+                difference() {
+                    intersection() {
+                        shell();
+                        on_panel_face(side) {
+                            translate([ramp_u, y0, -60]) cube([100, ramp_y - y0, 60]);
+                            hull() {      // beside the plate it widens as the rim does
+                                translate([ramp_u, y0 - eps, -60]) cube([100, eps, 60 - wall]);
+                                translate([ramp_u, y0 - panel_rim_x, -60]) cube([100, eps, 60 - wall - panel_rim_t]);
+                            }
+                        }
+                    }
+                    on_panel_face(side) board_pocket();
+                }
+            }
+            solid(0);
+            panel_slab(side);
+        }
+        // the board's corner reaches 0.5 mm past the ramp's face: a cap over it
+        intersection() {
+            on_panel_face(side) difference() {
+                translate([display_pcb_h / 2 + fit - 4, -display_pcb_w / 2 - fit - 1.2, -wall - standoff_h - 1.6 - fit - 1.5])
+                    cube([5.2, 5.2, wall + standoff_h + 1.6 + fit + 1.5]);   // from the face's plane (the bed)
+                board_pocket();
+            }
+            panel_slab(side);
+        }
+        }
+        on_panel_face(side) {
+            cube([display_window_h, display_window_w, 20], center = true);
+            // (through the plate and the standoffs only: the ramp's share is above one of them)
+            display_screw_positions() translate([0, 0, -wall - standoff_h - 1]) cylinder(d = 2.2, h = 20, $fn = 12);
+            translate([0, display_pcb_w / 2 + 8, 0]) cylinder(d = led_hole, h = 20, center = true, $fn = 20);
+        }
+    }
+}
+
+// from 0.3 mm short of the cut to the deck
+module panel_slab(side) {
+    translate([side > 0 ? split_x + fit : -wedge_foot_x - 1, -width, -1])
+        cube([wedge_foot_x + 1 - split_x - fit, 2 * width, ridge_height + 60]);
+}
+
+// room for a player's display board (0.3 mm round it) behind the panel, up to its back and,
+// from the edges of its corner towards the rear and the deck, at 45 degrees deeper (the
+// panel's print is face down: the roof over the room rises at 45 degrees from its walls)
+module board_pocket() {
+    x1 = display_pcb_h / 2 + fit;           // the edge towards the cut
+    y1 = -display_pcb_w / 2 - fit;          // the front edge
+    back = wall + standoff_h + 1.6 + fit;
+    intersection() {
+        translate([-x1, y1, -60]) cube([2 * x1, display_pcb_w + 2 * fit, 60 - wall]);
+        // depth <= back + (x1 - x) and depth <= back + (y - y1)
+        translate([x1, 0, -back]) rotate([0, -45, 0]) translate([-200, -200, 0]) cube([400, 400, 400]);
+        translate([0, y1, -back]) rotate([-45, 0, 0]) translate([-200, -200, 0]) cube([400, 400, 400]);
     }
 }
 
@@ -564,9 +722,12 @@ if (part == "left" || part == "centre" || part == "right") body_part(part);
 else if (part == "bottom_left") bottom_part("left");
 else if (part == "bottom_centre") bottom_part("centre");
 else if (part == "bottom_right") bottom_part("right");
+else if (part == "panel_left") panel(-1);
+else if (part == "panel_right") panel(1);
 else if (part == "bottoms") for (p = ["left", "centre", "right"]) bottom_part(p);
 else {
     for (p = ["left", "centre", "right"]) body_part(p);
+    color("dimgray") for (side = [-1, 1]) panel(side);
     color("gray") for (p = ["left", "centre", "right"]) translate([0, 0, -8]) bottom_part(p);
     color("black") for (p = ["left", "centre", "right"]) translate([0, 0, -8 - foot_height])
         foot_positions(p) cylinder(d = foot_d, h = foot_height, $fn = 24);

@@ -162,10 +162,77 @@ def test_players_buttons_displays_and_leds_are_cut(parts):
         # the teardrop points towards the cut (the print's up), under the dome's bezel
         hole_checks(tris, (bx, 0.0, P["deck_height"]), up, ((1, 0, 0), (0, 1, 0)),
                     P["player_button_hole"], P["player_button_hole"], pointed=(0, -side, tip(P["player_button_hole"])))
+        # the display and the turn LED sit in the display panel, where the display face was
+        panel = parts["panel_" + part]
         centre, normal, along, across = mesh.display_face_frame(P, side)
-        hole_checks(tris, centre, normal, (along, across), P["display_window_h"], P["display_window_w"])
+        hole_checks(panel, centre, normal, (along, across), P["display_window_h"], P["display_window_w"])
         led = tuple(centre[i] + across[i] * (P["display_pcb_w"] / 2 + 8) for i in range(3))
-        hole_checks(tris, led, normal, (along, across), P["led_hole"], P["led_hole"])
+        hole_checks(panel, led, normal, (along, across), P["led_hole"], P["led_hole"])
+        # the display's four M2 holes through the panel and its standoffs
+        for sa in (-1, 1):
+            for sc in (-1, 1):
+                off = [sa * (P["display_pcb_h"] / 2 - P["display_hole_inset"]) * along[i]
+                       + sc * (P["display_pcb_w"] / 2 - P["display_hole_inset"]) * across[i] for i in range(3)]
+                seg = mesh.through(centre, normal, off, depth=P["wall"] + P["standoff_h"] + 1)
+                assert clear(panel, seg), ("no M2 hole", sa, sc)
+                assert inside_at(panel, centre, normal, off, P["wall"] + P["standoff_h"] / 2, (along, 1.8)), \
+                    ("no standoff", sa, sc)
+        # the end part has the opening there
+        assert clear(tris, mesh.through(centre, normal, p=P))
+
+
+def face_point(centre, normal, along, across, u, v, depth):
+    """A point of a display face: u along the slope towards the cut, v across (y), depth
+    below the outer surface. `along` (mesh.display_face_frame) points down the slope."""
+    return tuple(centre[i] - u * along[i] + v * across[i] - depth * normal[i] for i in range(3))
+
+
+def inside_at(tris, centre, normal, off, depth, shift):
+    axis, d = shift
+    point = tuple(centre[i] + off[i] + d * axis[i] - depth * normal[i] for i in range(3))
+    return mesh.inside(tris, point)
+
+
+def test_display_panels_sit_in_their_openings_with_clearance(parts):
+    """Each panel fills its end part's opening flush with 0.3 mm all round (front, rear and
+    lower edge; the top meets the centre part), its rim behind the opening's edges (it
+    cannot fall out) and the end part's back rail behind the rim (it cannot fall in)."""
+    fit = P["fit"]
+    lo, front, rear = P["panel_lo"], P["panel_front"], P["panel_rear"]
+    for side, part in ((-1, "left"), (1, "right")):
+        end, panel = parts[part], parts["panel_" + part]
+        centre, normal, along, across = mesh.display_face_frame(P, side)
+
+        def ray(u, v, depth=P["wall"] - 0.1):
+            start = face_point(centre, normal, along, across, u, v, -10.0)
+            return start, face_point(centre, normal, along, across, u, v, depth)
+
+        for u, v, edge in ((0.0, front, "front"), (0.0, rear, "rear"), (lo, 0.0, "lower")):
+            du, dv = (1.0, 0.0) if edge == "lower" else (0.0, 1.0 if edge == "front" else -1.0)
+            # the 0.3 mm gap: neither part
+            g = ray(u + du * fit / 2, v + dv * fit / 2)
+            assert clear(end, g) and clear(panel, g), (part, edge, "gap")
+            # the panel just inside it, the end part just outside
+            assert blocked(panel, ray(u + du * (fit + 0.3), v + dv * (fit + 0.3))), (part, edge, "panel")
+            assert not blocked(end, ray(u + du * (fit + 0.3), v + dv * (fit + 0.3))), (part, edge, "opening")
+            assert blocked(end, ray(u - du * 0.3, v - dv * 0.3)), (part, edge, "frame")
+            # behind the frame: the panel's rim, behind the rim the end part's back rail
+            rim = face_point(centre, normal, along, across, u - du * 0.4, v - dv * 0.4, P["wall"] + P["panel_rim_t"] - 0.2)
+            assert mesh.inside(panel, rim), (part, edge, "rim")
+            back = face_point(centre, normal, along, across, u + du * 1.5, v + dv * 1.5,
+                              P["wall"] + P["panel_rim_t"] + fit + P["panel_rail"] / 2)
+            assert mesh.inside(end, back), (part, edge, "back rail")
+        # flush: the panel's outer surface is the face's plane
+        assert blocked(panel, ray(0.0, P["display_window_w"] / 2 + 4, 0.05))
+        assert clear(panel, ray(0.0, P["display_window_w"] / 2 + 4, -0.05))
+
+
+@pytest.mark.parametrize("part", ("left", "right"))
+def test_the_printed_parts_do_not_overlap(parts, part):
+    """Each display panel shares no material with, nor touches, its end part or the centre
+    part (0.3 mm apart; the end parts meet the centre at the cut by design)."""
+    for a, b in ((part, "panel_" + part), ("panel_" + part, "centre")):
+        assert mesh.overlaps(parts[a], parts[b]) == [], (a, b)
 
 
 def test_ridge_and_lectern_cutouts(parts):
@@ -232,7 +299,38 @@ def test_lectern_is_closed_along_its_edges(parts):
                 if z > P["ridge_height"] - 3:       # above the end part's face there: outside
                     continue
                 x = side * (P["split_x"] - 5)
-                assert blocked(parts[part], ((x, y, z), (side * (P["split_x"] + 20), y, z))), (part, y, above)
+                # (between y = -41 and -8 the ramp's wall is the display panel's)
+                ramp = parts[part] + parts["panel_" + part]
+                assert blocked(ramp, ((x, y, z), (side * (P["split_x"] + 20), y, z))), (part, y, above)
+
+
+def test_the_lectern_end_ramps_are_closed(parts):
+    """Where the lectern's end ramp meets a display face, the ramp's wall is the display
+    panel's (with a cap over the display board's corner, which reaches past the ramp's face):
+    a ray square to the ramp, anywhere on it above the lectern and below the face, meets a
+    printed part."""
+    la = math.atan2(P["ridge_height"] - P["deck_height"], P["lectern_run"])
+    k = P["split_x"] - P["width"] / 2 * math.sin(la) - P["deck_height"] * math.cos(la)
+    face_top = P["ridge_height"] + P["split_x"]
+    for side, part in ((-1, "left"), (1, "right")):
+        tris = parts[part] + parts["panel_" + part] + parts["centre"]
+        n = (-side, -math.sin(la), math.cos(la))          # out of the ramp, towards the lectern
+        r = math.sqrt(sum(c * c for c in n))
+        n = tuple(c / r for c in n)
+        checked = 0
+        for i in range(77):
+            y = -44 + 0.5 * i
+            for j in range(100):
+                z = 60 + 0.5 * j
+                x = side * (k - math.sin(la) * y + math.cos(la) * z)
+                lectern = P["deck_height"] + (y + P["width"] / 2) * math.tan(la)
+                if not (P["split_x"] + 0.2 < abs(x) and z < face_top - abs(x) - 0.3 and z > lectern + 0.3):
+                    continue
+                start = tuple((x, y, z)[c] + 3 * n[c] for c in range(3))
+                end = tuple((x, y, z)[c] - 4 * n[c] for c in range(3))
+                assert blocked(tris, (start, end)), ("a hole in the lectern's end", part, y, z)
+                checked += 1
+        assert checked > 200
 
 
 def test_the_lectern_check_finds_the_old_slot(tmp_path):
@@ -399,10 +497,18 @@ def test_no_module_sits_inside_a_printed_part(parts):
     carrier with the DevKit on its sockets, the cell holder and the charger in their frames:
     none of them inside a printed part."""
     boxes = []
+    corners = []
     for side, part in ((-1, "left"), (1, "right")):
         centre, normal, along, across = mesh.display_face_frame(P, side)
         back = tuple(centre[i] - normal[i] * (P["wall"] + 3.0 + 0.8) for i in range(3))
-        boxes.append((part, back, (along, across, normal), (P["display_pcb_h"] - 1, P["display_pcb_w"] - 1, 1.6)))
+        boxes.append(("panel_" + part, back, (along, across, normal), (P["display_pcb_h"] - 1, P["display_pcb_w"] - 1, 1.6)))
+        # its corners too (one reaches the lectern's end ramp, whose wall the panel notches)
+        for sa in (-1, 1):
+            for sc in (-1, 1):
+                for sn in (-1, 1):
+                    corners.append(tuple(back[i] + sa * (P["display_pcb_h"] / 2 - 0.05) * along[i]
+                                         + sc * (P["display_pcb_w"] / 2 - 0.05) * across[i]
+                                         + sn * 0.75 * normal[i] for i in range(3)))
     centre, normal, across, along = mesh.lectern_frame(P, P["terminal_x"])
     back = tuple(centre[i] - normal[i] * (P["wall"] + 3.0 + 0.8) for i in range(3))
     boxes.append(("centre", back, (across, along, normal), (P["display_pcb_w"] - 1, P["display_pcb_h"] - 1, 1.6)))
@@ -415,6 +521,9 @@ def test_no_module_sits_inside_a_printed_part(parts):
     yc = P["width"] / 2 - P["wall"] - 0.3 - 15
     boxes.append(("bottom_right", (P["usb_charge_x"], yc, P["bottom_thickness"] + 2.5), (ex, ey, ez), (17.0, 26.0, 4.0)))
     extent = dict((part, mesh.bounds(tris)) for part, tris in parts.items())
+    for point in corners:
+        for part, tris in parts.items():
+            assert not mesh.inside(tris, point), ("inside", part, "a display's corner", point)
     for owner, centre, axes, sizes in boxes:
         for point in _box_points(centre, axes, sizes):
             for part, tris in parts.items():
@@ -427,18 +536,7 @@ def test_no_module_sits_inside_a_printed_part(parts):
 
 import slicer  # noqa: E402
 
-# PrusaSlicer 2.5 (Debian 12) with automatic supports still supports the end parts lying as
-# the guide says, under the holes of their display faces only (window, turn LED, the display's
-# screws): the face leans 45 degrees over the outside in the print, and the slicer supports a
-# hole in a wall that leans that far, whatever the hole's shape (hardware/README.md,
-# "Enclosure": about 7 cm3, 9 g, each). Strict: once the faces are drawn so that the slicer
-# agrees, these fail and the mark must go.
-SLICER_SUPPORTS = {"left", "right"}
-
-
-@pytest.mark.parametrize("part", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="PrusaSlicer supports the holes in the display face"))
-    if p in SLICER_SUPPORTS else p for p in mesh.PARTS])
+@pytest.mark.parametrize("part", mesh.PARTS)
 def test_the_slicer_adds_no_support_in_the_print_orientation(parts, part, tmp_path):
     """Sliced with the guide's settings and automatic supports on, the G-code holds no
     support extrusion (PrusaSlicer's ";TYPE:Support material" and its interface)."""
