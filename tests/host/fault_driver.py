@@ -531,8 +531,10 @@ class Rig:
                     self.key("1")
                     self.type_word(self.rng.choice(BEYOND))
                     self.keys("#C#")
-            elif f.state == F.NEUTRAL and e.phase == 1 and e.on_turn >= 0 and not e.paused:
+            elif f.state == F.NEUTRAL and e.phase == 1 and e.on_turn >= 0 and not e.paused \
+                    and e.display(e.on_turn).running:
                 self.press(BUTTONS[e.on_turn])
+            # (a lent clock, a withdrawn play: act() gives it back, restarts it)
             else:
                 self.act()
         return False
