@@ -15,14 +15,52 @@ which git ignores), draws the queries (half words of the list, half one-tile
 edits of words, most of them non-words) and runs itself in `micropython`, which
 measures: lookups per second (the fastest of 5 passes over the queries; the answers
 are checked against the packer's reader), flash page reads per lookup (mean and worst, cache of 4 KB), the reader's
-RAM besides its cache (gc.mem_alloc), and opening: the full check that runs once when
-an image is installed, and the open of every start (header only, the recorded digest).
+RAM besides its cache and the resident pages, and that of the resident pages, a budget
+of their own (gc.mem_alloc; also on the 32-bit interpreter if build/micropython-32 is
+there), and opening: the full check that runs once when an image is installed, and the
+open of every start (header only, the recorded digest).
 """
 
 import sys
 
 MICROPYTHON = sys.implementation.name == "micropython"
 SPEED_PASSES = 5
+BITS = 64 if sys.maxsize > 1 << 32 else 32     # the interpreter's word size
+
+
+def reader_ram(image, cache_bytes):
+    """The reader's RAM (gc.mem_alloc) besides its cache and the resident pages, the RAM
+    of the resident pages (their slots, the objects holding them and the page -> slot
+    table), the cache, the pages kept and a slot's size.  The reader alone is measured
+    at the interpreter's first open, as at the device's start (it interns the one-letter
+    tiles then); the resident pages as what opening with all of them adds."""
+    import gc
+
+    from lexicon import open_file
+
+    def opened(resident):
+        gc.collect()
+        before = gc.mem_alloc()
+        lex = open_file(image, cache_bytes=cache_bytes, verify=False, resident_bytes=resident)
+        gc.collect()
+        used = gc.mem_alloc() - before
+        lex.close()
+        return used, len(lex._bufs) * len(lex._bufs[0]), len(lex._resident), len(lex._bufs[0])
+
+    used, cache, _, slot = opened(0)
+    bare = opened(0)[0]
+    full, _, kept, _ = opened(-1)
+    return used - cache, full - bare, cache, kept, slot
+
+
+def print_ram(ram):
+    reader, resident, cache, kept, slot = ram
+    bits = BITS
+    print("reader RAM       %d B besides the cache and the resident pages (target <= 8192; "
+          "%d-bit)" % (reader, bits))
+    print("resident pages   %d B: %d slots of %d B = %d B (the board's budget, "
+          "app/heap.py) and %d B of their objects and table (%d-bit)"
+          % (resident, kept, slot, kept * slot, resident - kept * slot, bits))
 
 
 def measure(image, queries_path, cache_bytes, expected_path):
@@ -31,12 +69,7 @@ def measure(image, queries_path, cache_bytes, expected_path):
 
     from lexicon import open_file
 
-    gc.collect()
-    before = gc.mem_alloc()
-    lex = open_file(image, cache_bytes=cache_bytes, verify=False)
-    gc.collect()
-    used = gc.mem_alloc() - before
-    lex.close()
+    ram = reader_ram(image, cache_bytes)
     start = time.ticks_us()
     full = open_file(image, cache_bytes=cache_bytes)         # the full check, at install
     full_us = time.ticks_diff(time.ticks_us(), start)
@@ -87,7 +120,7 @@ def measure(image, queries_path, cache_bytes, expected_path):
     print("image            %s (%d words, %d bytes body)" % (image, lex.word_count, lex.body_len))
     print("cache            %d B (%d slots: a page of %d B, its check, 12 B of the next)" % (
         cache, len(lex._bufs), lex.page_size))
-    print("reader RAM       %d B besides the cache (target <= 8192)" % (used - cache))
+    print_ram(ram)
     print("open at start    %d reads, %.2f ms (the digest of the install-time check matches)"
           % (open_reads, open_us / 1000))
     print("full check       %d reads, %.1f ms (once, when the image is installed)"
@@ -209,11 +242,24 @@ def prepare(argv):
            str(image), str(out / "queries.bin"), str(args.cache), str(out / "expected.bin")]
     env = dict(os.environ, MICROPYPATH=str(repo / "firmware"))
     print("$ MICROPYPATH=firmware " + " ".join(cmd[:3] + ["bench/bench_lexicon.py"] + cmd[4:]))
-    return subprocess.run(cmd, env=env).returncode
+    sys.stdout.flush()
+    code = subprocess.run(cmd, env=env).returncode
+    # the reader's RAM on the 32-bit interpreter too (the chip's word size), where the
+    # tests have built it (tests/mpbuild.py)
+    mpy32 = repo / "build" / "micropython-32"
+    if mpy32.exists():
+        cmd = [str(mpy32), str(Path(__file__).resolve()), "--ram", str(image), str(args.cache)]
+        print("$ MICROPYPATH=firmware build/micropython-32 bench/bench_lexicon.py --ram "
+              + " ".join(cmd[3:]))
+        sys.stdout.flush()
+        code = subprocess.run(cmd, env=env).returncode or code
+    return code
 
 
 if __name__ == "__main__":
-    if MICROPYTHON:
+    if MICROPYTHON and sys.argv[1] == "--ram":
+        print_ram(reader_ram(sys.argv[2], int(sys.argv[3])))
+    elif MICROPYTHON:
         measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         raise SystemExit(prepare(sys.argv[1:]))

@@ -228,7 +228,10 @@ def _read_tables(lex, head, ntiles, ncontexts, hlen):
             if not _case_pair(tile, lower) or tile in tiles:
                 raise damaged("tile table")
             lower = lower.upper()
-            tiles[i] = tile
+            # a one-letter tile kept as the interpreter's interned string of that letter
+            # (indexing a str gives it, and the check above made it): no string object
+            # of its own in RAM for each tile
+            tiles[i] = tile[0] if len(tile) == 1 else tile
             # The typed form this interpreter's upper() leaves (MicroPython
             # upper-cases ASCII only: 'ż' stays 'ż'); "" if the same.
             alt[i] = "" if lower == tile else lower
