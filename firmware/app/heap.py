@@ -14,7 +14,7 @@ _CACHE_SMALL = const(1088)
 # from opening on; a slot of 272 B each): all 32 on either board, which bounds a cold
 # Polish lookup to 16 flash reads (mean 4.9; without them 26 and 10.4 with the lean
 # target's 4 slots: bench/bench_lexicon.py --cache 1088 --resident 0).  The lean target's
-# game holds them within its budget: firmware peak 58.6 KB of 60 KB, the game with 300
+# game holds them within its budget: firmware peak 57.8 KB of 60 KB, the game with 300
 # extra names in 80 KB beside the fakes (bench/bench_memory.py --target wroom
 # --extra-names 300; tests/host/test_memory_wroom.py).
 _RESIDENT = const(32 * 272)
