@@ -7,7 +7,7 @@ import pytest
 
 from tests.host import fault_presses
 
-PRESSES = 600
+PRESSES = 800   # every phase of fault_driver.PHASES at least once
 
 
 @pytest.mark.slow
