@@ -244,9 +244,10 @@ class ClockCore:
         self.forfeit_reason = reason
         self.log.add(gl.FORFEIT, state.game_ms(at), side, REASON_NAMES[reason])
         self._cues |= CUE_FORFEIT
-        if other < 0 and state.run and self.phase == PHASE_SETUP:
+        if other < 0 and state.run and self.phase == PHASE_SETUP and reason == REASON_LATE:
             # 2.4b ii with 6.1.1: the other player is late too; whether more than
-            # 15 minutes is still to be seen, so their late clock runs on
+            # 15 minutes is still to be seen, so their late clock runs on (a late
+            # clock run past its time and the overtime cap ends the game: 5.2c)
             return
         self.close_game(at)
 

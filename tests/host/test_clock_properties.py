@@ -223,3 +223,22 @@ def test_a_damaged_snapshot_is_refused(preset, steps, data):
     except ValueError:
         return
     raise AssertionError("a damaged snapshot was restored")
+
+
+def test_both_late_clocks_past_their_time_and_the_cap_end_the_game():
+    # Found by the properties above: both players late, no late limit, a clock of 1 s and
+    # an overtime cap of 0 that forfeits.  The first clock past time and cap forfeits
+    # (5.2c) and ends the game; only a late forfeit (2.4b ii) lets the other late clock
+    # run on.
+    preset = edit_preset(get_preset("custom"), {
+        "initial_ms": 1000, "overtime_cap_ms": 0, "overtime_cap_consequence": "forfeit",
+        "late_forfeit_ms": 0})
+    steps = [(0, "late", 0, 1), (0, "late", 1, 1), (1001, "press", 0, 1)]
+    engine, clock, _ = run(preset, 0, steps)
+    result = engine.result(clock.ticks_ms())
+    assert result["forfeit_reason"] == "overtime" and engine.forfeit_side in (0, 1)
+    assert engine.phase == PHASE_OVER
+    assert result["sides"][engine.forfeit_side]["overtime_ms"] == 1
+    # the referee takes the forfeit back: no forfeit, and the game not over
+    engine, clock, _ = run(preset, 0, steps[:2] + [(1001, "undo", 0, 1)])
+    assert engine.forfeit_side < 0 and engine.phase != PHASE_OVER
