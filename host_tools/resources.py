@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -93,14 +94,21 @@ def firmware_module(relative: str):
     package: one implementation on both ends (the link's framing and message types).
     Such a module imports no other firmware module."""
     name = "tileclock_fw_" + relative[:-3].replace("/", "_")
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, firmware_dir() / relative)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+    # One load at a time: the simulator's page server answers in several threads, and a
+    # module is in sys.modules before its code has run (another thread would take it
+    # half made: "has no attribute").
+    with _LOADING:
+        if name in sys.modules:
+            return sys.modules[name]
+        spec = importlib.util.spec_from_file_location(name, firmware_dir() / relative)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module
+
+
+_LOADING = threading.RLock()
