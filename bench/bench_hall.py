@@ -34,6 +34,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -194,6 +195,13 @@ def main(argv=None) -> int:
 
     import tempfile
 
+    # Stopped by a signal, the bench still stops what it started: the simulator, the hall
+    # and the broker run in sessions of their own, so nothing else would reach them.
+    def stop_on(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop_on)
     work = Path(tempfile.mkdtemp(prefix="bench-hall-"))
     say = lambda *a: print(*a, flush=True)  # noqa: E731
     say("bench_hall: %d real-firmware clocks, %d replayed publishers, broker %s; load %s"
@@ -279,7 +287,7 @@ def main(argv=None) -> int:
                     sim.finish_game(k)
                 except Exception as e:      # noqa: BLE001 (reported)
                     errors.append((k, repr(e)[:120]))
-            threads = [threading.Thread(target=one, args=(k,)) for k in ks]
+            threads = [threading.Thread(target=one, args=(k,), daemon=True) for k in ks]
             for th in threads:
                 th.start()
             for th in threads:

@@ -33,6 +33,7 @@ def now_ms() -> int:
 class HallServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128     # every screen in the hall and its scripts at once
 
     def __init__(self, address, board):
         self.board = board

@@ -128,6 +128,9 @@ def make_handler(device, devices=None):
 class WebServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # One page or script may play many clocks at once (clockctl sim --clocks N): the
+    # standard backlog of 5 reset connections when 15 clocks were played together.
+    request_queue_size = 128
 
 
 def serve(device, host: str = "127.0.0.1", port: int = 0, devices=None) -> WebServer:

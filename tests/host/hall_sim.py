@@ -174,12 +174,20 @@ class SimClocks:
 
         return any(text in line for line in panel_lines(self.state(clock)["panels"]["terminal"]))
 
+    def screen(self, clock: int) -> list[str]:
+        """The clock's terminal lines as read back from its pixels."""
+        from tests.host.sim_helpers import panel_lines
+
+        return panel_lines(self.state(clock)["panels"]["terminal"])
+
     def hold_key(self, clock: int, key: str, until, what: str):
         """A key held until its effect shows (a busy machine may let a short press pass
         between two of the keypad's scans), then let go."""
         self.post(clock, "key", {"key": key, "down": True})
         try:
             wait_for(until, what)
+        except AssertionError as e:
+            raise AssertionError("%s; the terminal shows %s" % (e, self.screen(clock))) from None
         finally:
             self.post(clock, "key", {"key": key, "down": False})
 
@@ -195,20 +203,35 @@ class SimClocks:
                      "clock %d: key %s up" % (clock, key))
 
     def finish_game(self, clock: int):
-        """A whole short game on `clock`, through its buttons and keypad: right starts it
-        (left on turn), left stops its clock with the pause switch held (the last move,
-        TSO 5.1b i) and confirms with #, right accepts the final play (C, then #)."""
-        self.press(clock, "right")
-        time.sleep(0.3)
-        self.button(clock, "pause", True)
-        try:
-            wait_for(lambda: self.shows(clock, "Game over?"),
-                     "clock %d asking whether that was the last move" % clock)
-        finally:
-            self.button(clock, "pause", False)
-        self.hold_key(clock, "#", lambda: self.shows(clock, "C Accept"),
-                      "clock %d offering C" % clock)
-        self.hold_key(clock, "C", lambda: self.shows(clock, "Accept the play"),
-                      "clock %d asking to accept the final play" % clock)
-        self.hold_key(clock, "#", lambda: self.shows(clock, "END"),
-                      "clock %d showing the game's end" % clock)
+        """End the game on `clock` through its buttons and keypad, from whatever its
+        terminal shows (a fresh clock, one played for a while, one half way through this):
+        the player on turn stops their clock with the pause switch held (the last move,
+        TSO 5.1b i) and confirms with #; the opponent accepts the final play (C, then #).
+        A final play left alone stands once its window closes: the game is over too."""
+        deadline = time.monotonic() + 6 * HANG_S
+        while True:
+            lines = self.screen(clock)
+            shows = lambda text: any(text in line for line in lines)  # noqa: E731
+            if shows("END"):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError("clock %d: no game end; the terminal shows %s"
+                                     % (clock, lines))
+            if shows("Game over?") or shows("Accept the play"):
+                self.hold_key(clock, "#", lambda: self.screen(clock) != lines,
+                              "clock %d taking #" % clock)
+            elif shows("Last move") and shows("C Accept"):
+                self.hold_key(clock, "C", lambda: self.screen(clock) != lines,
+                              "clock %d taking C" % clock)
+            elif shows("Ready"):
+                # right ends a turn (left's clock runs, if it did not already), then the
+                # pause switch held until the question shows
+                self.press(clock, "right")
+                self.button(clock, "pause", True)
+                try:
+                    wait_for(lambda: self.shows(clock, "Game over?") or self.shows(clock, "END"),
+                             "clock %d asking whether that was the last move" % clock)
+                finally:
+                    self.button(clock, "pause", False)
+            else:
+                time.sleep(0.2)     # a notice or a screen on its way: look again
