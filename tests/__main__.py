@@ -6,24 +6,36 @@ and under the real MicroPython interpreter, mpy-cross over the firmware and
 the static check against the ESP32 stubs.  Exits non-zero on any failure and
 when no test ran.
 
-The tests run in one worker process per core (pytest-xdist, `-n auto`; the grouping
+The tests run in one worker process per core and one more (pytest-xdist; the grouping
 and order are in tests/conftest.py); `-n 0` runs them in this process.
 `python3 -m tests --fast` is the inner loop: the suite less the tests marked slow and
 the 32-bit MicroPython runs.
 """
 
+import os
 import sys
 
 from host_tools import bootstrap
 
 
+def workers():
+    """One worker per core, and one more: much of the suite waits for simulated clocks
+    that run in real time (paced links, a firmware's own timers), and the extra worker
+    keeps the cores busy meanwhile (README, 'The test command')."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def parallel(argv):
-    """pytest-xdist's arguments, unless the command line chose its own."""
-    if any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in argv):
-        return []
+    """pytest-xdist's arguments; a worker count given on the command line (`-n 3`) keeps
+    the grouping and order of tests/conftest.py."""
     if any(a in ("--collect-only", "--co", "--pdb") for a in argv):
         return []
-    return ["-n", "auto", "--dist", "loadscope", "--no-loadscope-reorder"]
+    if any(a.startswith("--dist") for a in argv):
+        return []
+    given = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in argv)
+    count = [] if given else ["-n", str(workers())]
+    return count + ["--dist", "loadscope", "--no-loadscope-reorder"]
 
 
 def main(argv):

@@ -120,6 +120,8 @@ def pytest_sessionstart(session):
     from tests import mpbuild
     from tests.shared import in_ci
 
+    if session.config.getoption("fast"):
+        return                          # --fast runs no MicroPython item
     if mpbuild.available() or in_ci():
         mpbuild.interpreter(32)
         mpbuild.interpreter(64)
@@ -189,6 +191,13 @@ def pytest_itemcollected(item):
         module = getattr(item, "module", None)
         if getattr(item, "originalname", None) in getattr(module, "SLOW", ()):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_ignore_collect(collection_path, config):
+    # --fast: the host tests are not even collected (each worker would import them all)
+    if config.getoption("fast") and collection_path.is_relative_to(REPO / "tests" / "host"):
+        return True
+    return None
 
 
 def _fast(item):

@@ -36,6 +36,7 @@ from collections import Counter
 from pathlib import Path
 
 from tests.host import runtime_proc
+from tests.host.drain import Drain
 
 DRIVER = str(runtime_proc.HERE / "fault_driver.py")
 LEXICON = runtime_proc.REPO / "tests" / "firmware" / "data" / "lexicon_de.dawg"
@@ -199,6 +200,7 @@ class Child:
         trace.write_bytes(b"")
         self.proc = runtime_proc.start([DRIVER, *args], folder, TC_TRACE=trace,
                                        TC_PACE_US=PACE_US)
+        self._out, self._err = Drain(self.proc.stdout), Drain(self.proc.stderr)
         self.started = time.monotonic()
         self._f = open(trace, "rb")
         self._buf = b""
@@ -222,7 +224,7 @@ class Child:
         return text[:text.rfind("\n") + 1].splitlines() if "\n" in text else []
 
     def stderr(self) -> str:
-        return self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+        return self._err.text()
 
 
 def _pause(seconds: float) -> None:

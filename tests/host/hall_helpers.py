@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from host_tools.hall import wire
+from tests.host.drain import Drain
 
 REPO = Path(__file__).resolve().parents[2]
 KEY = "dm2026-hall-test-key"
@@ -67,6 +68,7 @@ class Hall:
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True,
                                      start_new_session=True)
+        self._err = Drain(self.proc.stderr)
         self._subscribed = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
         if not self._subscribed.wait(HANG_S):
@@ -87,7 +89,7 @@ class Hall:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
-        return self.proc.stderr.read() if self.proc.stderr else ""
+        return self._err.text()
 
     def get(self, path: str):
         with urllib.request.urlopen(self.url + path, timeout=10) as r:

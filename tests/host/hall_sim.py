@@ -15,6 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.host.drain import Drain
 from tests.host.hall_helpers import EVENT, HANG_S, KEY, REPO, free_port, wait_for
 
 MOSQUITTO = os.environ.get("TILECLOCK_MOSQUITTO") or shutil.which("mosquitto") \
@@ -37,12 +38,13 @@ class Mosquitto:
         self.proc = None
 
     def start(self):
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
+        self._log = Drain(self.proc.stderr)     # a line per connection: read, never left to fill
         wait_for(lambda: _accepts(self.port) or self.proc.poll() is not None,
                  "mosquitto listening")
         if self.proc.poll() is not None:
-            raise RuntimeError("mosquitto did not start: %s" % self.proc.communicate()[1])
+            raise RuntimeError("mosquitto did not start: %s" % self._log.text())
         return self
 
     def stop(self):

@@ -21,6 +21,7 @@ import tty
 from pathlib import Path
 
 from host_tools.sim.wire import DeviceEnd, tty_baud
+from tests.host.drain import Drain
 
 REPO = Path(__file__).resolve().parents[2]
 DEVICE_SCRIPT = REPO / "tests" / "host" / "link_device.py"
@@ -271,6 +272,7 @@ class Rig:
         self.proc = subprocess.Popen([micropython_binary(), str(self.script), *self.args],
                                      stdin=self._dev_slave, stdout=self._dev_slave,
                                      stderr=subprocess.PIPE, cwd=str(self.folder), env=env)
+        self._err = Drain(self.proc.stderr)
         self.end.attach(self.proc.pid)
 
     def reboot(self) -> str:
@@ -281,7 +283,7 @@ class Rig:
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.wait()
-            err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+            err = self._err.text()
         self._spawn()
         return err
 
@@ -299,7 +301,7 @@ class Rig:
                 except subprocess.TimeoutExpired:
                     self.proc.kill()
                     self.proc.wait()
-            err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+            err = self._err.text()
             self.proc = None
         if hasattr(self, "relay"):
             self.relay.stop.set()

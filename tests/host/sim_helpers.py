@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.host.drain import Drain
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_MAIN = REPO / "tests" / "host" / "sim_fixture" / "main.py"
 # How long a test waits for an event of the simulated clock before it gives up: a bound
@@ -35,6 +37,7 @@ class Sim:
         cmd += list(extra)
         self.proc = subprocess.Popen(cmd, cwd=str(cwd or REPO), env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
+        self._err = Drain(self.proc.stderr)     # its log: one line per firmware line
         line = self.proc.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
         link = self.proc.stdout.readline() if found else ""
@@ -42,6 +45,7 @@ class Sim:
         if not found or not port:
             err = self.stop()
             raise RuntimeError("the simulator did not start: %r %r %s" % (line, link, err))
+        self._out = Drain(self.proc.stdout)
         self.url = found.group(1)
         self.link_port = port.group(2)   # what `clockctl ... --port` takes (the pty or its alias)
 
@@ -53,7 +57,7 @@ class Sim:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
-        return self.proc.stderr.read() if self.proc.stderr else ""
+        return self._err.text()
 
     def get(self, path: str):
         with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=10) as r:

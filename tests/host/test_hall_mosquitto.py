@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.host.drain import Drain
 from tests.host.hall_helpers import HANG_S, PAIRINGS, Hall, free_port, three_tables
 
 MOSQUITTO = os.environ.get("TILECLOCK_MOSQUITTO") or shutil.which("mosquitto") \
@@ -29,8 +30,9 @@ def mosquitto(tmp_path):
     conf = tmp_path / "mosquitto.conf"
     conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
                     "log_dest stderr\n" % port)
-    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    log = Drain(proc.stderr)        # a line per connection: read, never left to fill
     deadline = time.monotonic() + HANG_S
     while True:
         try:
@@ -39,7 +41,8 @@ def mosquitto(tmp_path):
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError("mosquitto did not start: %s" % proc.communicate()[1])
+                proc.wait()
+                raise RuntimeError("mosquitto did not start: %s" % log.text())
             time.sleep(0.05)
     yield port
     proc.send_signal(signal.SIGTERM)
