@@ -38,7 +38,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from host_tools import cache
+
 PYPI_SIMPLE = "https://pypi.org/simple"
 
 # module path without .py -> (PyPI project, version, member inside the sdist, SHA-256 of
@@ -58,34 +59,10 @@ class DriverError(RuntimeError):
     pass
 
 
-def is_checkout(root: Path | None = None) -> bool:
-    """True if the host tools run from the repository (a clone, or `pip install -e`),
-    not from an installed package (whose parent folder is site-packages)."""
-    root = REPO if root is None else root
-    return (root / "pyproject.toml").is_file() and (root / "firmware" / "main.py").is_file()
-
-
-def user_cache_dir() -> Path:
-    """The per-user cache folder of tileclock (XDG base directories; LOCALAPPDATA on
-    Windows)."""
-    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "tileclock" / "cache"
-    base = os.environ.get("XDG_CACHE_HOME")
-    # The XDG specification: a relative path in the variable is invalid and ignored.
-    if not base or not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tileclock"
-
-
 def cache_dir() -> Path:
     """Where the drivers are kept: $TILECLOCK_DRIVER_CACHE, else `build/drivers/` of a
-    checkout, else the user's cache folder."""
-    override = os.environ.get("TILECLOCK_DRIVER_CACHE")
-    if override:
-        return Path(override)
-    if is_checkout():
-        return REPO / "build" / "drivers"
-    return user_cache_dir() / "drivers"
+    checkout, else the user's cache folder (host_tools/cache.py)."""
+    return cache.cache_dir("drivers", "TILECLOCK_DRIVER_CACHE")
 
 
 def _pip_config(key: str) -> str | None:

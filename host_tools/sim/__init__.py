@@ -19,12 +19,12 @@ def default_device_dir() -> Path:
     for an installed clockctl, one per checkout (two clones run two clocks, not one)."""
     import hashlib
 
-    from host_tools import drivers
+    from host_tools import cache
 
     name = "sim-device"
-    if drivers.is_checkout():
-        name += "-" + hashlib.sha1(str(drivers.REPO).encode()).hexdigest()[:8]
-    return drivers.user_cache_dir() / name
+    if cache.is_checkout():
+        name += "-" + hashlib.sha1(str(cache.REPO).encode()).hexdigest()[:8]
+    return cache.user_cache_dir() / name
 
 
 def link_banner(link, encoding=None) -> str:

@@ -150,6 +150,7 @@ def test_a_line_that_keeps_damaging_fails_clearly_and_the_old_list_stays(tmp_pat
     assert sum(e.endswith("bad data checksum") for e in loaders[0].errors) == 3
 
 
+@pytest.mark.slow
 def test_a_cable_pulled_mid_write_keeps_the_old_list(tmp_path, capsys):
     out, _ = _failed_write(tmp_path, capsys, pull_block=2)
     assert "esptool failed" in out and "the old list stays in use" in out

@@ -78,6 +78,7 @@ def _scenario(tmp_path, hall, broker):
     assert "Traceback" not in err, err[-3000:]
 
 
+@pytest.mark.slow
 def test_three_simulated_clocks_through_the_embedded_broker(tmp_path):
     hall = Hall(tmp_path / "hall")
     try:
@@ -87,6 +88,7 @@ def test_three_simulated_clocks_through_the_embedded_broker(tmp_path):
     assert "Traceback" not in err, err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(MOSQUITTO).exists(),
                     reason="Mosquitto is not installed (python -m tests installs it as root)")
 def test_three_simulated_clocks_through_mosquitto(tmp_path):

@@ -88,6 +88,7 @@ def test_the_named_player_button_fits_under_its_deck():
 
 # ------------------------------------------------------------------ rendered geometry
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", mesh.PARTS)
 def test_part_is_one_closed_manifold_solid(parts, part):
     tris = parts[part]

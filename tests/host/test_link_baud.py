@@ -4,6 +4,8 @@ the two ends' rates differ)."""
 
 import zlib
 
+import pytest
+
 from host_tools.link import Link
 from tests.host.linkrig import Rig
 
@@ -48,6 +50,7 @@ def test_a_bridge_that_cannot_keep_up_falls_back_to_a_rate_it_takes(tmp_path):
             assert _push(link) == 20000
 
 
+@pytest.mark.slow
 def test_a_host_that_leaves_finds_the_device_at_115200_again(tmp_path):
     with Rig(tmp_path / "dev", link="uart") as rig:
         with Link(rig.port, timeout=2.0) as link:

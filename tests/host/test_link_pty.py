@@ -195,6 +195,7 @@ def test_not_an_image_is_rejected(tmp_path):
         assert link.info()["lexicon"]["name"] == "old-list"
 
 
+@pytest.mark.slow
 def test_device_at_the_repl_gives_a_clear_error(tmp_path):
     repl = tmp_path / "repl.py"
     # What a device without the firmware does: the REPL reads and echoes the line.

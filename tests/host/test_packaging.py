@@ -99,6 +99,7 @@ def installed(tmp_path_factory):
     shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_pip_install_gives_a_clockctl_that_builds_an_image_with_the_firmware(installed):
     where_cache = installed.run("python", "-c", "from host_tools import drivers; "
                                 "print(drivers.cache_dir())")
@@ -253,13 +254,13 @@ def test_an_installed_clockctl_flashes_a_word_list_with_esptool(installed):
 
 
 def test_the_driver_cache_is_build_drivers_in_a_checkout_else_the_users(tmp_path, monkeypatch):
-    from host_tools import drivers
+    from host_tools import cache, drivers
 
     monkeypatch.delenv("TILECLOCK_DRIVER_CACHE", raising=False)
     assert drivers.cache_dir() == REPO / "build" / "drivers"
     installed = tmp_path / "site-packages"          # host_tools' parent once installed
     (installed / "host_tools" / "firmware").mkdir(parents=True)
-    monkeypatch.setattr(drivers, "REPO", installed)
+    monkeypatch.setattr(cache, "REPO", installed)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert drivers.cache_dir() == tmp_path / "cache" / "tileclock" / "drivers"
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")    # invalid by the XDG rules

@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from host_tools import drivers
 from host_tools.__main__ import clockctl_argv
 from host_tools.sim import default_device_dir
 from host_tools.sim.device import LOCK_FILE, FolderInUse, lock_device_dir
@@ -77,17 +76,19 @@ def _checkout(root):
 
 
 def test_the_default_device_folder_is_one_per_checkout(tmp_path, monkeypatch):
+    from host_tools import cache as cache_module
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     cache = tmp_path / "cache" / "tileclock"
-    monkeypatch.setattr(drivers, "REPO", _checkout(tmp_path / "one"))
+    monkeypatch.setattr(cache_module, "REPO", _checkout(tmp_path / "one"))
     one = default_device_dir()
-    monkeypatch.setattr(drivers, "REPO", _checkout(tmp_path / "two"))
+    monkeypatch.setattr(cache_module, "REPO", _checkout(tmp_path / "two"))
     two = default_device_dir()
     assert one != two and one.parent == two.parent == cache
     assert one.name.startswith("sim-device-") and two.name.startswith("sim-device-")
-    monkeypatch.setattr(drivers, "REPO", tmp_path / "one")
+    monkeypatch.setattr(cache_module, "REPO", tmp_path / "one")
     assert default_device_dir() == one                         # the same checkout: the same
     installed = tmp_path / "site-packages"                     # an installed clockctl
     installed.mkdir()
-    monkeypatch.setattr(drivers, "REPO", installed)
+    monkeypatch.setattr(cache_module, "REPO", installed)
     assert default_device_dir() == cache / "sim-device"
