@@ -11,8 +11,8 @@ A list that passed is remembered (host_tools/cache.py, kind `listchecks`, variab
 $TILECLOCK_CHECK_CACHE): one small file named by the SHA-256 of the image and of the
 firmware's `lexicon/` sources that checked it, holding the digest.  The next `clockctl
 image` or `flash` of the same list with the same firmware takes the digest from there
-instead of walking the list again (about 20 s for the Polish list on a laptop, once per
-command before).  A list the check refuses is never remembered, and a changed byte in
+instead of walking the list again (18 to 25 s for the Polish list on the project's
+2-core test machine, once per command before).  A list the check refuses is never remembered, and a changed byte in
 the list or in the check's code is another name: it is checked again.
 """
 

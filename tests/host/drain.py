@@ -16,9 +16,8 @@ import threading
 class Drain:
     """Reads `stream` (text or bytes) line by line until the child closes it."""
 
-    def __init__(self, stream, on_line=None):
+    def __init__(self, stream):
         self.lines: list[str] = []
-        self._on_line = on_line
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
 
@@ -28,8 +27,6 @@ class Drain:
                 if isinstance(line, bytes):
                     line = line.decode("utf-8", "replace")
                 self.lines.append(line)
-                if self._on_line is not None:
-                    self._on_line(line)
         except (OSError, ValueError):       # the pipe closed under us: what came is kept
             pass
 
@@ -39,6 +36,3 @@ class Drain:
         self._thread.join(timeout)
         return "".join(self.lines)
 
-
-def drain(stream, on_line=None) -> Drain | None:
-    return Drain(stream, on_line) if stream is not None else None
